@@ -1,0 +1,186 @@
+/**
+ * The one contract between the engine and its three doors (Electron IPC, CLI, loopback HTTP host).
+ * Every request has a zod input schema (validated at the door, before the engine sees it) and a
+ * result type. Events flow engine → door → client. Isomorphic: imported by the renderer too.
+ */
+import { z } from 'zod';
+import type {
+  ChunkInfo,
+  Diagnosis,
+  FluentBitConfig,
+  Progress,
+  RecordPage,
+  RepairPlan,
+  RepairResult,
+  ReplayItem,
+  S3Evidence,
+  StoreReport,
+} from './model';
+
+const id = z.string().min(1).max(200);
+const path = z.string().min(1).max(4096);
+/** A path relative to a root, `/`-separated, never absolute, never `..`. */
+const relPath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\0'), 'must be a relative path inside the store');
+
+export const connectionSchema = z
+  .object({
+    profile: z.string().max(200).optional(),
+    region: z.string().max(100).optional(),
+    endpoint: z.string().url().max(2000).optional(),
+    pathStyle: z.boolean().optional(),
+  })
+  .strict();
+
+export const documentSchema = z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }).strict();
+
+export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo']);
+
+/** Inputs of every request. Keys are `area.verb`. */
+export const requestSchemas = {
+  'app.info': z.object({}).strict(),
+  'store.open': z.object({ path }).strict(),
+  'store.openDemo': z.object({}).strict(),
+  'store.rescan': z.object({ storeId: id }).strict(),
+  'store.close': z.object({ storeId: id }).strict(),
+  'store.recent': z.object({}).strict(),
+  'chunk.inspect': z.object({ storeId: id, rootPath: path, chunkPath: relPath }).strict(),
+  'chunk.records': z
+    .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
+    .strict(),
+  'config.load': z
+    .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
+    .strict()
+    .refine((v) => !!v.path !== !!v.document, 'give either path or document'),
+  'evidence.importOffline': z
+    .object({ storeId: id, outputId: z.number().int().min(0).optional(), documents: z.array(documentSchema).min(1).max(1000) })
+    .strict(),
+  'evidence.live': z.object({ storeId: id, outputId: z.number().int().min(0), connection: connectionSchema }).strict(),
+  'diagnose.run': z.object({ storeId: id, at: z.string().datetime({ offset: true }).optional(), outputId: z.number().int().min(0).optional() }).strict(),
+  'repair.plan': z
+    .object({
+      storeId: id,
+      action: repairActionSchema,
+      outputId: z.number().int().min(0).optional(),
+      value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      method: z.enum(['marker', 'shadow']).optional(),
+      includeActive: z.boolean().optional(),
+      connection: connectionSchema.optional(),
+      force: z.boolean().optional(),
+    })
+    .strict(),
+  'repair.apply': z
+    .object({
+      storeId: id,
+      action: repairActionSchema,
+      outputId: z.number().int().min(0).optional(),
+      value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      method: z.enum(['marker', 'shadow']).optional(),
+      includeActive: z.boolean().optional(),
+      connection: connectionSchema.optional(),
+      force: z.boolean().optional(),
+      /** The user typed this to confirm (must equal the bucket name). */
+      confirm: z.string().max(500),
+    })
+    .strict(),
+  'report.export': z.object({ storeId: id, format: z.enum(['json', 'markdown']) }).strict(),
+  'task.cancel': z.object({ taskId: id }).strict(),
+} as const;
+
+export type RequestName = keyof typeof requestSchemas;
+export type RequestInput<N extends RequestName> = z.input<(typeof requestSchemas)[N]>;
+
+export interface OpenedStore {
+  storeId: string;
+  report: StoreReport;
+  /** Set when the store came with a config / evidence (the demo does). */
+  config?: FluentBitConfig | null;
+  evidence?: S3Evidence | null;
+}
+
+/** Results of every request. */
+export interface RequestResults {
+  'app.info': { version: string; door: 'electron' | 'host'; demoAvailable: boolean };
+  'store.open': OpenedStore;
+  'store.openDemo': OpenedStore;
+  'store.rescan': OpenedStore;
+  'store.close': { closed: boolean };
+  'store.recent': { recent: { path: string; openedAt: string }[] };
+  'chunk.inspect': { chunk: ChunkInfo; headerHex: string };
+  'chunk.records': RecordPage;
+  'config.load': FluentBitConfig;
+  'evidence.importOffline': S3Evidence;
+  'evidence.live': S3Evidence;
+  'diagnose.run': Diagnosis;
+  'repair.plan': RepairPlan & { replayItems?: ReplayItem[] };
+  'repair.apply': RepairResult;
+  'report.export': { fileName: string; mimeType: string; text: string };
+  'task.cancel': { cancelled: boolean };
+}
+
+export type RequestResult<N extends RequestName> = RequestResults[N];
+
+/** What a door sends back: never a thrown error across the boundary. */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+export interface ContractError {
+  /** `invalid-input`, `not-found`, `forbidden`, `refused`, `cancelled`, `failed`. */
+  code: 'invalid-input' | 'not-found' | 'forbidden' | 'refused' | 'cancelled' | 'failed';
+  message: string;
+  file?: string;
+}
+
+/** Events pushed to clients. */
+export interface EventPayloads {
+  progress: { taskId: string; request: RequestName; progress: Progress };
+  'store.changed': { storeId: string; paths: string[]; at: string; fluentBitRunning?: boolean };
+}
+export type EventName = keyof EventPayloads;
+
+/** Envelope every door uses: `taskId` lets a client cancel or follow progress. */
+export interface RequestEnvelope<N extends RequestName = RequestName> {
+  taskId: string;
+  request: N;
+  input: RequestInput<N>;
+}
+
+/** Validate an untrusted input; the doors call this before the engine. */
+export function parseRequest<N extends RequestName>(
+  name: string,
+  input: unknown,
+): { ok: true; request: N; input: z.output<(typeof requestSchemas)[N]> } | { ok: false; error: ContractError } {
+  if (!Object.prototype.hasOwnProperty.call(requestSchemas, name)) {
+    return { ok: false, error: { code: 'invalid-input', message: `unknown request "${String(name).slice(0, 80)}"` } };
+  }
+  const schema = requestSchemas[name as N];
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first?.path?.length ? `${first.path.join('.')}: ` : '';
+    return { ok: false, error: { code: 'invalid-input', message: `${name}: ${where}${first?.message ?? 'invalid input'}` } };
+  }
+  return { ok: true, request: name as N, input: parsed.data as z.output<(typeof requestSchemas)[N]> };
+}
+
+/** The engine as the doors see it. Implemented by `electron/engine/index.ts` `createEngine()`. */
+export interface EngineContext {
+  taskId: string;
+  signal: AbortSignal;
+  onProgress: (p: Progress) => void;
+}
+
+export type EngineHandlers = {
+  [N in RequestName]: (input: z.output<(typeof requestSchemas)[N]>, ctx: EngineContext) => Promise<RequestResults[N]>;
+};
+
+export interface Engine {
+  handlers: EngineHandlers;
+  /** Subscribe to store-changed events (live watch). Returns an unsubscribe function. */
+  onEvent<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+  /** Roots and store paths the user opened: doors confine paths to these. */
+  isPathInOpenedStores(absPath: string): boolean;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests (engine, CLI, host, renderer components).
+// S3 tests get a real Ceph RGW on 127.0.0.1 from test/support/s3-global-setup.ts.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    exclude: ['test/e2e/**', 'node_modules/**'],
+    environment: 'node',
+    globalSetup: ['test/support/s3-global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
