@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `npm test`: every check a change must pass — system packages, typecheck, lint, unit and
+// integration tests (with a real Ceph RGW on 127.0.0.1), the renderer build and the Chromium
+// end-to-end tests. Ends with one line `N passed, N failed` that CI reads.
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const results = { passed: 0, failed: 0 };
+const failures = [];
+const out = join(root, 'test-results');
+mkdirSync(out, { recursive: true });
+
+// ── system packages the tests need ──
+const needs = [
+  { bin: '/usr/bin/chromium', pkg: 'chromium', why: 'end-to-end UI tests' },
+  { bin: '/usr/bin/radosgw', pkg: 'radosgw', why: 'real S3 server for tests' },
+  { bin: '/usr/bin/ceph-mon', pkg: 'ceph-mon', why: 'real S3 server for tests' },
+  { bin: '/usr/bin/ceph-osd', pkg: 'ceph-osd', why: 'real S3 server for tests' },
+];
+const missing = needs.filter((n) => !existsSync(n.bin));
+if (missing.length) {
+  const pkgs = [...new Set(missing.map((m) => m.pkg))].join(' ');
+  const cmd = `apt-get update && apt-get install -y ${pkgs}`;
+  if (process.getuid && process.getuid() === 0) {
+    console.log(`installing system packages for the tests: ${pkgs}`);
+    const r = spawnSync('bash', ['-c', `DEBIAN_FRONTEND=noninteractive ${cmd}`], { stdio: 'inherit' });
+    if (r.status !== 0) {
+      console.error(`could not install ${pkgs}; run as root: ${cmd}`);
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    }
+  } else {
+    console.error(`missing system packages (${missing.map((m) => `${m.pkg}: ${m.why}`).join('; ')}).\nRun as root: sudo ${cmd}`);
+    console.log('0 passed, 1 failed');
+    process.exit(2);
+  }
+}
+
+function step(name, cmd, args, opts = {}) {
+  console.log(`\n── ${name} ──`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  return r.status === 0;
+}
+function check(name, ok) {
+  if (ok) results.passed++;
+  else {
+    results.failed++;
+    failures.push(name);
+  }
+}
+function countVitest(file, label) {
+  if (!existsSync(file)) {
+    check(`${label} (no report)`, false);
+    return;
+  }
+  const j = JSON.parse(readFileSync(file, 'utf8'));
+  const passed = j.numPassedTests ?? 0;
+  const failed = (j.numFailedTests ?? 0) + (j.numFailedTestSuites ?? 0);
+  results.passed += passed;
+  results.failed += failed;
+  if (failed) failures.push(`${label}: ${failed} failed`);
+  console.log(`${label}: ${passed} passed, ${failed} failed`);
+}
+
+const npx = (args, env) => step(args.join(' '), 'npx', args, { env });
+
+// One S3 server for the whole run; the vitest global setup reuses it.
+let rgwStarted = false;
+if (!process.env.STORE_DOCTOR_S3 && existsSync(join(root, 'test/support/rgw.ts'))) {
+  const status = spawnSync('npx', ['tsx', 'test/support/rgw.ts', 'status'], { encoding: 'utf8' });
+  if (status.status !== 0) {
+    rgwStarted = step('start S3 test server (Ceph RGW on 127.0.0.1)', 'npx', ['tsx', 'test/support/rgw.ts', 'start']);
+    if (!rgwStarted) check('S3 test server', false);
+  }
+}
+
+try {
+  check('typecheck', npx(['tsc', '--noEmit', '-p', 'tsconfig.node.json']) && npx(['tsc', '--noEmit', '-p', 'tsconfig.web.json']));
+  check('lint', npx(['eslint', '.']));
+  const unitJson = join(out, 'vitest-unit.json');
+  npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
+  countVitest(unitJson, 'unit');
+  if (existsSync(join(root, 'vitest.e2e.config.ts'))) {
+    const built = npx(['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn']);
+    check('renderer build', built);
+    const e2eJson = join(out, 'vitest-e2e.json');
+    if (built) {
+      npx(['vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`]);
+      countVitest(e2eJson, 'e2e');
+    }
+  }
+} finally {
+  if (rgwStarted) spawnSync('npx', ['tsx', 'test/support/rgw.ts', 'stop'], { stdio: 'inherit' });
+}
+
+if (failures.length) console.log(`\nfailed: ${failures.join('; ')}`);
+console.log(`${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed ? 1 : 0);
