@@ -1,4 +1,114 @@
+/**
+ * `store-doctor diagnose <store> --config <conf> [evidence]`: per S3 output the index summary
+ * and findings by severity with the action to take. Exit 0 (nothing above warning), 4 (a
+ * critical or error finding), 2 (bad usage or input).
+ */
 import type { Command } from 'commander';
+import type { Diagnosis, Finding, OutputDiagnosis } from '../../../shared/model';
+import { DiagnoseInputError, runDiagnosis, worstSeverity } from '../../engine/diagnose';
+import { ConfigError } from '../../engine/fluentbit';
+import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
 
-/** Placeholder until the `diagnose` command lands; replaced by its owner. */
-export function registerDiagnose(_program: Command): void {}
+interface DiagnoseCliOptions extends EvidenceCliOptions {
+  json?: boolean;
+}
+
+const MARK: Record<Finding['severity'], string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
+
+function printFinding(f: Finding, indent: string): string[] {
+  const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${f.summary}`];
+  for (const e of f.evidence) lines.push(`${indent}    ${e}`);
+  lines.push(`${indent}  → ${f.action}`);
+  return lines;
+}
+
+export function formatDiagnosis(d: Diagnosis): string {
+  const lines: string[] = [`Diagnosis (assumed restart time ${d.at})`];
+  if (!d.outputs.length) lines.push('', 'No S3 output to diagnose (give --config, or the store has no seq_index file).');
+  for (const o of d.outputs) lines.push('', ...formatOutput(o));
+  if (d.storeFindings.length) {
+    lines.push('', 'Store');
+    for (const f of d.storeFindings) lines.push(...printFinding(f, '  '));
+  }
+  const worst = worstSeverity(d);
+  lines.push('', worst === 'critical' || worst === 'error' ? `Result: ${worst} findings — act before restarting Fluent Bit.` : `Result: ${worst ? `nothing above ${worst}` : 'no findings'}.`);
+  return lines.join('\n');
+}
+
+function formatOutput(o: OutputDiagnosis): string[] {
+  const lines = [
+    `${o.displayName} (id ${o.id}) → bucket ${o.bucket}`,
+    `  key format      ${o.keyFormat || '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
+    `  root            ${o.rootPath ?? '(not in the store)'}`,
+    `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${o.safeNextIndex}`,
+  ];
+  if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${r.time}`).join(', ')}`);
+  if (!o.findings.length) lines.push('  no findings');
+  for (const f of o.findings) lines.push(...printFinding(f, '  '));
+  return lines;
+}
+
+export function diagnosisJson(d: Diagnosis) {
+  return {
+    at: d.at,
+    outputs: d.outputs.map((o) => ({
+      id: o.id,
+      displayName: o.displayName,
+      bucket: o.bucket,
+      keyFormat: o.keyFormat,
+      rootPath: o.rootPath,
+      persistedNextIndex: o.persistedNextIndex,
+      highestIndexInBucket: o.highestIndexInBucket,
+      safeNextIndex: o.safeNextIndex,
+      collision: o.collision,
+      resets: o.resets,
+      timeline: o.timeline,
+      findings: o.findings.map(({ code, severity, summary, evidence, action, data }) => ({ code, severity, summary, evidence, action, ...(data ? { data } : {}) })),
+    })),
+    storeFindings: d.storeFindings.map(({ code, severity, summary, evidence, action }) => ({ code, severity, summary, evidence, action })),
+  };
+}
+
+export function registerDiagnose(program: Command): void {
+  const cmd = program
+    .command('diagnose')
+    .description('Compare the persisted $INDEX with the bucket and report resets, overwrite risk, backlog, multipart state.')
+    .argument('<store>', 'store_dir, one bucket root, or a .tar/.tar.gz snapshot of either');
+  addEvidenceOptions(cmd)
+    .option('--json', 'print JSON: { outputs: [ { id, bucket, keyFormat, persistedNextIndex, highestIndexInBucket, safeNextIndex, findings } ] }')
+    .action(async (store: string, opts: DiagnoseCliOptions) => {
+      const evidence = readEvidenceOptions(opts);
+      const ac = cancelOnSigint();
+      let run;
+      try {
+        run = await runDiagnosis({
+          storePath: store,
+          ...evidence,
+          signal: ac.signal,
+          onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`),
+        });
+      } catch (e) {
+        throw asCliError(e);
+      } finally {
+        clearProgress();
+      }
+      const { diagnosis, config } = run;
+      if (opts.json) printJson(diagnosisJson(diagnosis));
+      else {
+        for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
+        process.stdout.write(formatDiagnosis(diagnosis) + '\n');
+      }
+      const worst = worstSeverity(diagnosis);
+      process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
+    });
+}
+
+/** Bad input (config, store, evidence files, output choice) → exit 2; S3 or other failures → 1. */
+function asCliError(e: unknown): unknown {
+  if (e instanceof CliError) return e;
+  const err = e as Error & { name?: string; file?: string };
+  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
+  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
+  return e;
+}

@@ -1,0 +1,80 @@
+/**
+ * The options every command that needs a diagnosis shares (diagnose, repair-index, replay…):
+ * config, output, bucket evidence (offline files or live), assumed restart time.
+ */
+import { Option, type Command } from 'commander';
+import type { RunDiagnosisOptions } from '../engine/diagnose';
+import { CliError, EXIT } from './output';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addEvidenceOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'Fluent Bit config (classic .conf or YAML) the store belongs to')
+    .option('--output <name|id>', 'only this output: instance id (0), name (s3.0) or alias')
+    .option('--listing <file>', 'bucket listing: `aws s3api list-objects-v2` JSON or a recorder listing (repeatable: pages)', collect)
+    .option('--versions <file>', '`aws s3api list-object-versions` JSON (repeatable)', collect)
+    .option('--multipart <file>', '`aws s3api list-multipart-uploads` JSON (repeatable)', collect)
+    .option('--live', 'list the bucket live (AWS default credential chain)')
+    .option('--profile <name>', 'AWS profile for --live')
+    .option('--region <region>', 'AWS region for --live (default: the output\'s region)')
+    .option('--endpoint <url>', 'S3 endpoint for --live (default: the output\'s endpoint)')
+    .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default on, as Fluent Bit)'))
+    .option('--at <ISO time>', 'assumed restart time for the overwrite check (default: now)');
+}
+
+export interface EvidenceCliOptions {
+  config?: string;
+  output?: string;
+  listing?: string[];
+  versions?: string[];
+  multipart?: string[];
+  live?: boolean;
+  profile?: string;
+  region?: string;
+  endpoint?: string;
+  pathStyle?: boolean;
+  at?: string;
+}
+
+/** Validate the shared options into `runDiagnosis` options (without the store path). */
+export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosisOptions, 'storePath'> {
+  const out: Omit<RunDiagnosisOptions, 'storePath'> = {};
+  if (opts.config !== undefined) {
+    if (!opts.config.trim()) throw new CliError('--config: give a file', EXIT.USAGE);
+    out.configPath = opts.config;
+  }
+  if (opts.output !== undefined) {
+    const o = opts.output.trim();
+    if (!o) throw new CliError('--output: give an output id, name or alias', EXIT.USAGE);
+    if (/^\d+$/.test(o)) out.outputId = Number(o);
+    else if (/^-/.test(o)) throw new CliError(`--output ${o}: not an output id or name`, EXIT.USAGE);
+    else out.output = o;
+  }
+  if (opts.listing?.length) out.listing = opts.listing;
+  if (opts.versions?.length) out.versions = opts.versions;
+  if (opts.multipart?.length) out.multipart = opts.multipart;
+  const liveOnly = (['profile', 'region', 'endpoint', 'pathStyle'] as const).filter((k) => opts[k] !== undefined);
+  if (liveOnly.length && !opts.live) {
+    throw new CliError(`${liveOnly.map((k) => (k === 'pathStyle' ? '--path-style' : `--${k}`)).join(', ')} only apply with --live`, EXIT.USAGE);
+  }
+  if (opts.live) {
+    if (opts.endpoint !== undefined) {
+      let u: URL;
+      try {
+        u = new URL(opts.endpoint);
+      } catch {
+        throw new CliError(`--endpoint ${opts.endpoint}: not a URL (e.g. http://127.0.0.1:9000)`, EXIT.USAGE);
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`--endpoint ${opts.endpoint}: use http:// or https://`, EXIT.USAGE);
+    }
+    out.live = { enabled: true, profile: opts.profile, region: opts.region, endpoint: opts.endpoint, pathStyle: opts.pathStyle };
+  }
+  if (opts.at !== undefined) {
+    const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+    const t = Date.parse(opts.at);
+    if (!iso.test(opts.at.trim()) || Number.isNaN(t)) throw new CliError(`--at ${opts.at}: not an ISO time (e.g. 2026-11-29T18:40:00Z)`, EXIT.USAGE);
+    out.at = new Date(t);
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * Findings about `$INDEX`: the persisted file (missing, unreadable, behind the bucket), past
+ * resets, the overwrite risk of the next start, overwritten objects, and sequence protection.
+ */
+import type { CollisionAnalysis, Finding, SeqIndexInfo } from '../../../shared/model';
+import type { BucketAnalysis, ParsedKey } from './bucket';
+import type { Target } from './targets';
+import { capped, command, indexRanges, plural, type CommandContext } from './text';
+
+export interface IndexContext {
+  target: Target;
+  seq: SeqIndexInfo | null;
+  persisted: number | null;
+  safeNextIndex: number;
+  bucket: BucketAnalysis;
+  collision: CollisionAnalysis;
+  at: Date;
+  cmd: CommandContext;
+  /** Other S3 outputs of the config that use the same root. */
+  rootSiblings: Target[];
+}
+
+const when = (p: ParsedKey) => (p.time ? ` (${p.time})` : '');
+
+function repairAction(c: IndexContext, lead: string): string {
+  return `${lead} Run \`${command(c.cmd, 'repair-index', c.target.id, { apply: true })}\` with Fluent Bit stopped to write ${c.safeNextIndex} to seq_index_${c.target.id}.`;
+}
+
+export function indexFileFindings(c: IndexContext): Finding[] {
+  const { target, seq, bucket } = c;
+  if (!target.hasIndex) return [];
+  const out: Finding[] = [];
+  const id = target.id;
+  if (!seq) {
+    const used = bucket.highestIndex !== null;
+    const empty = bucket.evidence !== null && bucket.evidence.complete && !used;
+    out.push({
+      code: 'INDEX_FILE_MISSING',
+      severity: empty ? 'info' : 'error',
+      summary: `seq_index_${id} is missing: Fluent Bit will start $INDEX at 0${used ? ` although the bucket already has index ${bucket.highestIndex}` : ''}.`,
+      evidence: [
+        target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist` : `root ${target.rootPath ?? target.bucket} is not in the store`,
+        target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (spec §5.4)' : '',
+        used ? `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})` : bucket.evidence ? 'no key of this format in the bucket' : 'no bucket evidence: the highest index used is unknown',
+      ].filter(Boolean),
+      action: empty
+        ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 is safe.'
+        : repairAction(c, bucket.evidence ? 'Restore the index before Fluent Bit starts again.' : 'Restore the index before Fluent Bit starts again; give the bucket listing so the value can be checked.'),
+      outputId: id,
+      data: { expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null, safeNextIndex: c.safeNextIndex },
+    });
+  } else if (c.persisted === null) {
+    out.push({
+      code: 'INDEX_FILE_UNREADABLE',
+      severity: 'critical',
+      summary: `seq_index_${id} cannot be read (${seq.status}): Fluent Bit refuses to start ("Failed to read from sequential index metadata file").`,
+      evidence: [`${seq.path}: ${seq.fileSize} bytes, ${JSON.stringify(seq.raw)}`, seq.message, 'an empty or non-numeric file stops every start the same way (spec §10)'],
+      action: repairAction(c, 'Replace the file with a valid value.'),
+      outputId: id,
+      data: { path: seq.path, status: seq.status },
+    });
+  } else if (bucket.highestIndex !== null && c.persisted <= bucket.highestIndex) {
+    out.push({
+      code: 'INDEX_BEHIND_BUCKET',
+      severity: 'error',
+      summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${bucket.highestIndex}: the next uploads reuse used values.`,
+      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`, `safe next index: ${c.safeNextIndex}`],
+      action: repairAction(c, 'Move the index past the bucket.'),
+      outputId: id,
+      data: { persisted: c.persisted, highest: bucket.highestIndex },
+    });
+  }
+  return out;
+}
+
+export function reuseFindings(c: IndexContext): Finding[] {
+  const { bucket, target } = c;
+  const out: Finding[] = [];
+  if (bucket.reused.size) {
+    const indices = [...bucket.reused.keys()].sort((a, b) => a - b);
+    const maxUses = [...bucket.reused.values()].reduce((m, l) => Math.max(m, l.length), 0);
+    const lines = indices.map((i) => `index ${i}: ${bucket.reused.get(i)!.map((p) => `${p.key}${when(p)}`).join(', ')}`);
+    out.push({
+      code: 'INDEX_REUSED',
+      severity: 'warning',
+      summary: `$INDEX ${indexRanges(indices)} used ${maxUses === 2 ? 'twice' : `up to ${maxUses} times`}: the index was reset ${plural(bucket.resets.length || 1, 'time')} in the past.`,
+      evidence: [
+        ...bucket.resets.map((r) => `at ${r.time} the index went back from ${r.from} to ${r.to}`),
+        ...capped(lines, 15),
+        c.collision.risk === 'practically-never' || c.collision.risk === 'never' ? `no key collided: ${c.collision.explanation}` : '',
+      ].filter(Boolean),
+      action: `Keep the index from resetting: run \`${command(c.cmd, 'protect-index', target.id, { evidence: false, apply: true })}\` after repairing it; consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
+      outputId: target.id,
+      data: { indices, resets: bucket.resets },
+    });
+  }
+  if (bucket.overwritten.size) {
+    const keys = [...bucket.overwritten.keys()].sort();
+    out.push({
+      code: 'OBJECTS_OVERWRITTEN',
+      severity: 'critical',
+      summary: `${plural(keys.length, 'object')} written more than once: earlier data survives only as non-current versions.`,
+      evidence: capped(
+        keys.map((k) => {
+          const vs = bucket.overwritten.get(k)!;
+          return `${k}: ${vs.length} versions ${vs.map((v) => `${v.versionId ?? '?'}${when(v)}`).join(', ')}`;
+        }),
+      ),
+      action: `Recover the overwritten versions: \`${command(c.cmd, 'recover-versions', target.id, { apply: true })}\`; then repair and protect the index.`,
+      outputId: target.id,
+      data: { keys },
+    });
+  }
+  return out;
+}
+
+/**
+ * Keys the next start would overwrite: Fluent Bit starts at the persisted value (0 when the
+ * file is missing) and uses each following value once, with key times from `at` onwards.
+ */
+export function overwriteRiskFinding(c: IndexContext): Finding | null {
+  const { target, bucket, collision } = c;
+  if (!target.hasIndex || collision.hasUuid || !bucket.evidence) return null;
+  if (c.seq && c.persisted === null) return null; // Fluent Bit will not start at all
+  const start = c.seq ? c.persisted! : 0;
+  const at = c.at.getTime();
+  const periodic = collision.timeResolutionSeconds !== null && collision.risk === 'same-window';
+  const atRisk = bucket.objects.filter((p) => {
+    if (p.index === null || p.index < start) return false;
+    if (p.window) return p.window.end.getTime() > at;
+    return collision.timeResolutionSeconds === null || periodic; // no time, or periodic time fields
+  });
+  if (!atRisk.length) return null;
+  atRisk.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || a.key.localeCompare(b.key));
+  const until = atRisk.reduce((m, p) => Math.max(m, p.window?.end.getTime() ?? Infinity), 0);
+  const window = until === Infinity ? `from ${c.at.toISOString()} on, at any time` : `from ${c.at.toISOString()} until ${new Date(until).toISOString()} (UTC)`;
+  return {
+    code: 'OVERWRITE_RISK',
+    severity: 'critical',
+    summary: `If Fluent Bit starts now it uses $INDEX ${start}, ${start + 1}, … and overwrites ${plural(atRisk.length, 'existing object')} ${until === Infinity ? '' : 'in the same time window '}(${collision.risk}).`,
+    evidence: [
+      `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); safe next index: ${c.safeNextIndex}`,
+      `assumed restart time ${c.at.toISOString()}; collision window ${window}`,
+      collision.explanation,
+      ...capped(atRisk.map((p) => `index ${p.index}: ${p.key}${when(p)}${p.window ? ` — collides until ${p.window.end.toISOString()}` : ''}`)),
+    ],
+    action: `Do not start Fluent Bit yet. ${repairAction(c, 'Move the index past the bucket first.')}`,
+    outputId: target.id,
+    data: { startIndex: start, keys: atRisk.map((p) => p.key), indices: atRisk.map((p) => p.index), windowStart: c.at.toISOString(), windowEnd: until === Infinity ? null : new Date(until).toISOString() },
+  };
+}
+
+export function sequenceFinding(c: IndexContext): Finding | null {
+  const { target } = c;
+  if (!target.hasIndex) return null;
+  const seqInfo = target.root?.sequence;
+  const markers = seqInfo?.markerChunks ?? [];
+  const dangerous = c.collision.risk === 'always' || c.collision.risk === 'same-window';
+  const severity = dangerous ? 'error' : 'warning';
+  const protectCmd = command(c.cmd, 'protect-index', target.id, { evidence: false, apply: true });
+  if (!markers.length) {
+    return {
+      code: 'SEQUENCE_UNPROTECTED',
+      severity,
+      summary: `The next graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ with seq_index_${target.id}: $INDEX restarts at 0.`,
+      evidence: [
+        seqInfo ? seqInfo.message : `root ${target.rootPath ?? target.bucket} not in the store`,
+        'sequence/ holds no registered chunk, so flb_fstore_destroy() removes it at exit (spec §5.4, issue #11987)',
+        dangerous ? `with this key format a reset overwrites objects: ${c.collision.explanation}` : c.collision.explanation,
+      ].filter(Boolean),
+      action: `Protect the index with a marker chunk: \`${protectCmd}\` (or keep a copy of seq_index_${target.id} outside store_dir and restore it before each start).`,
+      outputId: target.id,
+    };
+  }
+  const unprotecting = c.rootSiblings.filter((s) => !s.hasIndex);
+  if (unprotecting.length) {
+    return {
+      code: 'SEQUENCE_UNPROTECTED',
+      severity,
+      summary: `A marker keeps sequence/, but ${unprotecting.map((s) => s.displayName).join(', ')} share${unprotecting.length === 1 ? 's' : ''} the root without $INDEX: it uploads the marker and the next graceful stop deletes the index.`,
+      evidence: [
+        `marker chunk(s): ${markers.join(', ')}`,
+        ...unprotecting.map((s) => `${s.displayName} (id ${s.id}) uses ${s.rootPath} with key format ${s.keyFormat}`),
+        'verified with Fluent Bit v5.0.9: the output without $INDEX sends the marker as a 0-byte object and deletes it (spec §10)',
+      ],
+      action: `Give ${unprotecting.map((s) => s.displayName).join(', ')} its own store_dir (or add $INDEX to its key format), then \`${protectCmd}\` again.`,
+      outputId: target.id,
+      data: { markers, siblings: unprotecting.map((s) => s.id) },
+    };
+  }
+  return null;
+}

@@ -1,0 +1,179 @@
+/**
+ * Findings about what a root holds: buffered backlog, quarantine, damaged chunks, multipart
+ * records vs server uploads, shared roots and seq_index files of other output ids.
+ */
+import type { ChunkInfo, FluentBitConfig, Finding, RootReport, S3UploadEntry } from '../../../shared/model';
+import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
+import type { Target } from './targets';
+import { normalizeRootPath } from './targets';
+import { capped, command, plural, type CommandContext } from './text';
+
+const bytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
+const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
+
+export function backlogFindings(root: RootReport, outputId: number | null, cmd: CommandContext): Finding[] {
+  const out: Finding[] = [];
+  const isOk = (c: ChunkInfo) => !DAMAGED_CHUNK_STATUSES.includes(c.status);
+  const data = root.streams.filter((s) => s.kind === 'data' && s.chunks.some(isOk));
+  if (data.length) {
+    const chunks = data.flatMap((s) => s.chunks.filter(isOk));
+    out.push({
+      code: 'BUFFERED_BACKLOG',
+      severity: 'warning',
+      summary: `${plural(chunks.length, 'chunk')} (${sum(chunks, (c) => c.records)} records, ${bytes(sum(chunks, (c) => c.contentLength))}) wait in ${root.bucket} for upload.`,
+      evidence: data.map((s) => {
+        const cs = s.chunks.filter(isOk);
+        return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
+      }),
+      action: `Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each) — repair the index first. To send them without Fluent Bit: \`${command(cmd, 'replay', outputId, { evidence: false, apply: true })}\`.`,
+      outputId,
+      data: { chunks: chunks.map((c) => c.path) },
+    });
+  }
+  const q = root.streams.filter((s) => s.kind === 'quarantine').flatMap((s) => s.chunks);
+  if (q.length) {
+    out.push({
+      code: 'QUARANTINED_DATA',
+      severity: 'warning',
+      summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))}) sit in quarantine/: Fluent Bit never uploads them again.`,
+      evidence: capped(q.map((c) => `${c.path}: tag ${c.tag ?? '?'}, ${c.records ?? '?'} records${c.mtime ? `, ${c.mtime}` : ''}`)),
+      action: `Replay them create-only: \`${command(cmd, 'replay', outputId, { evidence: false, apply: true })}\`. A downgrade to v4.2.x would upload them as old buffers.`,
+      outputId,
+      data: { chunks: q.map((c) => c.path) },
+    });
+  }
+  const all = root.streams.flatMap((s) => s.chunks);
+  const damaged = all.filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status));
+  const odd = all.filter((c) => c.status === 'zero-byte' || c.status === 'legacy-length');
+  if (damaged.length || odd.length) {
+    out.push({
+      code: 'CHUNK_DAMAGED',
+      severity: damaged.length ? 'error' : 'warning',
+      summary: damaged.length
+        ? `${plural(damaged.length, 'chunk')} Fluent Bit rejects (never uploaded; deleted with their stream at a graceful stop if no valid sibling).`
+        : `${plural(odd.length, 'chunk')} Fluent Bit rewrites when it loads them (zero-byte or legacy length).`,
+      evidence: capped([...damaged, ...odd].map((c) => `${c.path}: ${c.status} — ${c.message}; ${c.fluentBitAction}`)),
+      action: `Inspect with \`store-doctor scan ${cmd.store}\`; salvage the records and move damaged files out of the stream before Fluent Bit starts.`,
+      outputId,
+      data: { chunks: damaged.map((c) => c.path), rewritten: odd.map((c) => c.path) },
+    });
+  }
+  return out;
+}
+
+const stripQuotes = (e: string) => e.replace(/^\s*"|"\s*$/g, '').trim();
+
+/** Local multipart records vs the server's in-progress uploads (null = not listed). */
+export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | null, keyBelongs: (key: string) => boolean, outputId: number | null, cmd: CommandContext): Finding[] {
+  const records = root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.filter((c) => c.multipart).map((c) => ({ chunk: c, rec: c.multipart! })));
+  const pending: string[] = [];
+  const orphaned: string[] = [];
+  let orphanedSeverity: 'error' | 'warning' = 'warning';
+  const act = command(cmd, 'multipart', outputId, { apply: true });
+  const matched = new Set<string>();
+  for (const { chunk, rec } of records) {
+    const label = `${chunk.path}: ${rec.s3Key} upload ${rec.uploadId}, local parts ${rec.completeParts.map((p) => p.partNumber).join(',') || 'none'}`;
+    if (rec.problems.length || !rec.completeParts.length) {
+      orphaned.push(`${label} — Fluent Bit skips this record forever: ${rec.problems.join('; ') || 'no part line parsed'}`);
+      orphanedSeverity = 'error';
+      continue;
+    }
+    if (!uploads) {
+      pending.push(`${label} — server state not listed`);
+      continue;
+    }
+    const server = uploads.find((u) => u.key === rec.s3Key && u.uploadId === rec.uploadId);
+    if (!server) {
+      orphaned.push(`${label} — no such upload on the server: completion fails (NoSuchUpload) at every start and the record stays`);
+      orphanedSeverity = 'error';
+      continue;
+    }
+    matched.add(`${server.key}\n${server.uploadId}`);
+    if (server.parts) {
+      const local = rec.completeParts.map((p) => `${p.partNumber}:${stripQuotes(p.etag)}`).join(' ');
+      const remote = [...server.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => `${p.partNumber}:${stripQuotes(p.etag)}`).join(' ');
+      if (local !== remote) {
+        orphaned.push(`${label} — parts differ: local [${local}] vs server [${remote}]; completion would fail (InvalidPart) or leave parts out`);
+        orphanedSeverity = 'error';
+        continue;
+      }
+    }
+    pending.push(`${label} — matches the server upload${server.parts ? ` (${plural(server.parts.length, 'part')}, ${bytes(server.parts.reduce((a, p) => a + p.size, 0))})` : ''}${server.initiated ? `, initiated ${server.initiated}` : ''}`);
+  }
+  for (const u of uploads ?? []) {
+    if (matched.has(`${u.key}\n${u.uploadId}`) || !keyBelongs(u.key)) continue;
+    orphaned.push(`${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it`);
+  }
+  const out: Finding[] = [];
+  if (pending.length) {
+    out.push({
+      code: 'MULTIPART_PENDING',
+      severity: uploads ? 'info' : 'warning',
+      summary: `${plural(pending.length, 'multipart upload')} in progress: Fluent Bit completes ${pending.length === 1 ? 'it' : 'them'} at its next start${uploads ? '' : ' (server side not checked)'}.`,
+      evidence: pending,
+      action: uploads ? `Nothing to do, or complete now: \`${act}\`.` : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
+      outputId,
+    });
+  }
+  if (orphaned.length) {
+    out.push({
+      code: 'MULTIPART_ORPHANED',
+      severity: orphanedSeverity,
+      summary: `${plural(orphaned.length, 'multipart upload')} where the local record and the server disagree.`,
+      evidence: capped(orphaned),
+      action: `Reconcile with \`${act}\` (complete what the server holds, abort what no record will ever complete, drop records of vanished uploads).`,
+      outputId,
+    });
+  }
+  return out;
+}
+
+/** Several S3 outputs on one `store_dir/bucket` (spec §5.6). */
+export function sharedRootFinding(target: Target, all: Target[]): Finding | null {
+  if (!target.rootPath || target.inferred) return null;
+  const same = all.filter((t) => t.rootPath && normalizeRootPath(t.rootPath) === normalizeRootPath(target.rootPath!));
+  if (same.length < 2) return null;
+  return {
+    code: 'SHARED_STORE_ROOT',
+    severity: 'error',
+    summary: `${same.map((t) => t.displayName).join(', ')} share ${normalizeRootPath(target.rootPath)}: each deletes the others' buffers, multipart records and sequence/ at its graceful stop.`,
+    evidence: [
+      ...same.map((t) => `${t.displayName} (id ${t.id}): store_dir ${t.s3?.storeDir} + bucket ${t.bucket}, key format ${t.keyFormat}`),
+      'old buffers are uploaded by whichever output drains first, with its key format (issue #7941)',
+    ],
+    action: 'Give every S3 output its own store_dir in the Fluent Bit config (stop Fluent Bit, move nothing by hand), then repair and protect each index.',
+    outputId: target.id,
+    data: { outputs: same.map((t) => t.id) },
+  };
+}
+
+/** seq_index files in a root that no `$INDEX` output of the config owns (outputs reordered). */
+export function outputIdMismatch(root: RootReport, config: FluentBitConfig | null, owners: Target[], cmd: CommandContext): { finding: Finding; attachTo: number | null } | null {
+  if (!config) return null;
+  const ownerIds = new Set(owners.filter((t) => t.hasIndex).map((t) => t.id));
+  const stray = root.seqIndex.filter((s) => s.outputId === null || !ownerIds.has(s.outputId));
+  if (!stray.length) return null;
+  const lacking = owners.filter((t) => t.hasIndex && !root.seqIndex.some((s) => s.outputId === t.id));
+  const describe = (id: number | null) => {
+    const o = id === null ? undefined : config.outputs.find((x) => x.id === id);
+    return o ? `output ${id} is ${o.displayName} (${o.plugin}${o.s3 ? `, bucket ${o.s3.bucket}${o.s3.hasIndex ? '' : ', no $INDEX'}` : ''})` : `no output has id ${id}`;
+  };
+  return {
+    attachTo: lacking[0]?.id ?? owners[0]?.id ?? null,
+    finding: {
+      code: 'OUTPUT_ID_MISMATCH',
+      severity: lacking.length ? 'error' : 'warning',
+      summary: `${plural(stray.length, 'seq_index file')} in ${root.bucket} belong${stray.length === 1 ? 's' : ''} to no $INDEX output of the config${lacking.length ? `; ${lacking.map((t) => `seq_index_${t.id}`).join(', ')} (the config's) ${lacking.length === 1 ? 'is' : 'are'} missing` : ''}: outputs were probably reordered and the index silently restarted.`,
+      evidence: [
+        ...stray.map((s) => `${s.path} = ${s.valueText ?? s.raw} — ${s.outputId === null ? 'the suffix is not a number' : describe(s.outputId)}`),
+        ...owners.filter((t) => t.hasIndex).map((t) => `${t.displayName} uses $INDEX and reads seq_index_${t.id}`),
+        'the id is the 0-based position among ALL outputs, S3 or not (spec §1.4)',
+      ],
+      action: lacking.length
+        ? `Write the right value into the config's file: \`${command(cmd, 'repair-index', lacking[0].id, { apply: true })}\` (the stray file's value is a lower bound).`
+        : 'Remove or keep the stray file; it is harmless unless the outputs are reordered back.',
+      outputId: lacking[0]?.id ?? null,
+      data: { stray: stray.map((s) => s.fileName), expected: [...ownerIds] },
+    },
+  };
+}

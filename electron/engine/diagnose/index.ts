@@ -1,0 +1,13 @@
+/**
+ * Diagnosis: StoreReport + Fluent Bit config + S3 evidence → per S3 output the persisted, highest
+ * and safe `$INDEX`, a (time, index) timeline, resets, collision analysis and findings with
+ * stable codes (INDEX_FILE_MISSING, OVERWRITE_RISK, …).
+ *
+ * Offers: diagnose(input) (pure), runDiagnosis(opts) (scan + config + evidence + diagnose),
+ * worstSeverity(d), DiagnoseInputError, analyzeBucket, findResets.
+ */
+export { diagnose, worstSeverity, bySeverity, SEVERITY_ORDER, type DiagnoseInput } from './diagnose';
+export { runDiagnosis, offlineTarget, type RunDiagnosisOptions, type DiagnosisRun } from './run';
+export { DiagnoseInputError, selectTargets, matchRoot, normalizeRootPath, type Target } from './targets';
+export { analyzeBucket, findResets, type BucketAnalysis, type ParsedKey } from './bucket';
+export { indexRanges, type CommandContext } from './text';

@@ -1,0 +1,71 @@
+/**
+ * Classic Fluent Bit `.conf`: `[SECTION]` headers, indented `key value` entries, `@INCLUDE` (globs,
+ * relative to the including file), `@SET key=value`, `#` comments. Keys are case-insensitive.
+ */
+import { ConfigError } from './errors';
+import { hasGlobChars } from './glob';
+import type { ConfigIo, ConfigSection, ParsedConfig } from './sections';
+
+export const KNOWN_SECTIONS = new Set([
+  'service', 'input', 'filter', 'output', 'parser', 'multiline_parser', 'custom', 'plugins', 'upstream', 'node', 'stream_task',
+]);
+const MAX_INCLUDE_DEPTH = 32;
+
+export async function readClassic(file: string, text: string, io: ConfigIo, into: ParsedConfig, stack: string[] = []): Promise<void> {
+  if (stack.includes(file)) throw new ConfigError(`@INCLUDE cycle: ${[...stack, file].join(' → ')}`, stack[stack.length - 1] ?? file);
+  if (stack.length > MAX_INCLUDE_DEPTH) throw new ConfigError('@INCLUDE nested too deeply', file);
+  if (!into.files.includes(file)) into.files.push(file);
+  const lines = text.split(/\r?\n/);
+  let current: ConfigSection | null = into.sections.length ? into.sections[into.sections.length - 1] : null;
+  if (stack.length === 0) current = null;
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const raw = lines[i].replace(/\s+$/, '');
+    const trimmed = raw.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const indented = raw.length !== trimmed.length;
+    if (trimmed.startsWith('[')) {
+      const m = /^\[\s*([^\]\s]+)\s*\]$/.exec(trimmed);
+      if (!m) throw new ConfigError(`invalid section header ${JSON.stringify(trimmed)}`, file, lineNo);
+      const name = m[1].toLowerCase();
+      if (!KNOWN_SECTIONS.has(name)) into.warnings.push({ file, line: lineNo, message: `unknown section [${m[1]}]` });
+      current = { name, source: { file, line: lineNo }, entries: [] };
+      into.sections.push(current);
+      continue;
+    }
+    if (trimmed.startsWith('@')) {
+      const m = /^@(\w+)\s*(.*)$/.exec(trimmed);
+      const directive = m?.[1].toUpperCase();
+      const arg = (m?.[2] ?? '').trim();
+      if (directive === 'INCLUDE') {
+        if (!arg) throw new ConfigError('@INCLUDE without a file', file, lineNo);
+        const pattern = io.resolve(file, arg);
+        const matches = hasGlobChars(arg) ? await io.glob(pattern) : [pattern];
+        if (!matches.length) into.warnings.push({ file, line: lineNo, message: `@INCLUDE ${arg}: no file matches` });
+        for (const inc of matches) {
+          let body: string;
+          try {
+            body = await io.readFile(inc);
+          } catch (e) {
+            throw new ConfigError(`cannot read @INCLUDE ${arg} (${inc}): ${(e as Error).message}`, file, lineNo);
+          }
+          await readClassic(inc, body, io, into, [...stack, file]);
+        }
+        current = into.sections.length ? into.sections[into.sections.length - 1] : current;
+        continue;
+      }
+      if (directive === 'SET') {
+        const eq = arg.indexOf('=');
+        if (eq <= 0) throw new ConfigError(`@SET needs KEY=VALUE, got ${JSON.stringify(arg)}`, file, lineNo);
+        into.variables.set(arg.slice(0, eq).trim(), arg.slice(eq + 1).trim());
+        continue;
+      }
+      throw new ConfigError(`unknown directive ${JSON.stringify(trimmed.split(/\s/)[0])}`, file, lineNo);
+    }
+    if (!current) throw new ConfigError(`entry outside of any section: ${JSON.stringify(trimmed)}`, file, lineNo);
+    if (!indented) throw new ConfigError(`invalid indentation level: entries of [${current.name.toUpperCase()}] must be indented`, file, lineNo);
+    const m = /^(\S+)\s+(.*)$/.exec(trimmed);
+    if (!m) throw new ConfigError(`undefined value for key ${JSON.stringify(trimmed)}`, file, lineNo);
+    current.entries.push({ key: m[1].toLowerCase(), value: m[2].trim(), line: lineNo });
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Read a Fluent Bit configuration (classic `.conf` or YAML) into outputs with their instance ids
+ * (0-based position among ALL outputs, spec §1.4) and S3 settings with defaults filled in.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FluentBitConfig, FluentBitOutput } from '../../../shared/model';
+import { readClassic } from './classic';
+import { ConfigError } from './errors';
+import { expandGlob } from './glob';
+import { buildS3Settings } from './s3-settings';
+import { expandVariables, type ConfigIo, type ParsedConfig } from './sections';
+import { readYaml } from './yaml';
+
+export interface LoadConfigOptions {
+  /** Environment for `${VAR}` (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+export function isYamlConfigName(file: string): boolean {
+  return /\.ya?ml$/i.test(file);
+}
+
+const nodeIo: ConfigIo = {
+  readFile: (p) => readFile(p, 'utf8'),
+  glob: (p) => expandGlob(p),
+  resolve: (base, rel) => path.resolve(path.dirname(base), rel),
+};
+
+/** Load a config file and everything it includes. Throws ConfigError (file + line) on bad input. */
+export async function loadFluentBitConfig(file: string, opts: LoadConfigOptions = {}): Promise<FluentBitConfig> {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read the Fluent Bit config: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, abs);
+  }
+  return parseFluentBitConfig(text, { fileName: abs, env: opts.env, io: nodeIo });
+}
+
+export interface ParseConfigOptions extends LoadConfigOptions {
+  /** Name used in messages and to pick the syntax (`.yaml`/`.yml` → YAML). */
+  fileName: string;
+  /** File access for includes; without it includes are reported as warnings. */
+  io?: ConfigIo;
+}
+
+/** Parse config text (e.g. a pasted document). */
+export async function parseFluentBitConfig(text: string, opts: ParseConfigOptions): Promise<FluentBitConfig> {
+  const io: ConfigIo = opts.io ?? {
+    readFile: async (p) => {
+      throw new Error(`includes cannot be read from a pasted document (${p})`);
+    },
+    glob: async () => [],
+    resolve: (base, rel) => (rel.startsWith('/') ? rel : `${base.replace(/[^/]*$/, '')}${rel}`),
+  };
+  const parsed: ParsedConfig = { files: [], sections: [], variables: new Map(), warnings: [] };
+  const yaml = isYamlConfigName(opts.fileName) || (!/^\s*\[/m.test(text) && /^(pipeline|service|env|includes)\s*:/m.test(text));
+  if (yaml) await readYaml(opts.fileName, text, io, parsed);
+  else await readClassic(opts.fileName, text, io, parsed);
+  return buildConfig(parsed, yaml ? 'yaml' : 'classic', opts.env ?? process.env);
+}
+
+function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Record<string, string | undefined>): FluentBitConfig {
+  const warnings = [...parsed.warnings];
+  const outputs: FluentBitOutput[] = [];
+  for (const s of parsed.sections) {
+    if (s.name !== 'output') continue;
+    const properties: Record<string, string> = {};
+    for (const e of s.entries) {
+      properties[e.key] = expandVariables(e.value, parsed.variables, env, (name) =>
+        warnings.push({ file: s.source.file, line: e.line, message: `variable \${${name}} is not set: Fluent Bit uses an empty value` }),
+      );
+    }
+    const id = outputs.length;
+    const plugin = (properties['name'] ?? '').toLowerCase();
+    if (!plugin) throw new ConfigError('[OUTPUT] without a name', s.source.file, s.source.line);
+    const alias = properties['alias'] || null;
+    const out: FluentBitOutput = {
+      id,
+      plugin,
+      alias,
+      displayName: alias ?? `${plugin}.${id}`,
+      match: properties['match'] ?? properties['match_regex'] ?? null,
+      source: s.source,
+      properties,
+    };
+    if (plugin === 's3') {
+      const s3 = buildS3Settings(properties, (message) => warnings.push({ file: s.source.file, line: s.source.line, message: `${out.displayName}: ${message}` }));
+      if (s3) out.s3 = s3;
+    }
+    outputs.push(out);
+  }
+  return { files: parsed.files, format, outputs, warnings };
+}
+
+/** Find an output by id (`0`), instance name (`s3.0`) or alias. */
+export function findOutput(config: FluentBitConfig, nameOrId: string): FluentBitOutput | null {
+  const t = nameOrId.trim();
+  if (/^\d+$/.test(t)) return config.outputs.find((o) => o.id === Number(t)) ?? null;
+  return config.outputs.find((o) => o.alias === t || o.displayName === t || `${o.plugin}.${o.id}` === t) ?? null;
+}

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const FIX = path.join(ROOT, 'test/fixtures/fluent-bit-real');
+const f = (scenario: string, file: string) => path.join(FIX, scenario, file);
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, 'bin/store-doctor.cjs'), ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+    });
+  });
+}
+
+describe('store-doctor diagnose', { timeout: 120_000 }, () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'sd-diag-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('index-reset after run 2: --json with the index summary and findings, exit 4', async () => {
+    const r = await cli([
+      'diagnose',
+      f('index-reset', 'store-after-run2.tar.gz'),
+      '--config',
+      f('index-reset', 'fluent-bit.conf'),
+      '--listing',
+      f('index-reset', 's3api-list-objects-v2-after-run2.json'),
+      '--json',
+    ]);
+    expect(r.code).toBe(4);
+    const j = JSON.parse(r.stdout);
+    expect(j.outputs).toHaveLength(1);
+    const o = j.outputs[0];
+    expect(o).toMatchObject({ id: 0, bucket: 'fb-index-reset', keyFormat: '/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX', persistedNextIndex: null, highestIndexInBucket: 11, safeNextIndex: 12 });
+    const codes = o.findings.map((x: { code: string }) => x.code);
+    expect(codes).toEqual(expect.arrayContaining(['INDEX_FILE_MISSING', 'INDEX_REUSED']));
+    expect(codes).not.toContain('OVERWRITE_RISK');
+    for (const x of o.findings) {
+      expect(Object.keys(x)).toEqual(expect.arrayContaining(['code', 'severity', 'summary', 'evidence', 'action']));
+      expect(Array.isArray(x.evidence)).toBe(true);
+    }
+    expect(o.findings.find((x: { code: string }) => x.code === 'INDEX_FILE_MISSING').action).toContain('store-doctor repair-index');
+  });
+
+  it('crash-during-run after the crash: human output, exit 0 (nothing above warning)', async () => {
+    const r = await cli([
+      'diagnose',
+      f('crash-during-run', 'store-after-crash.tar.gz'),
+      '--config',
+      f('crash-during-run', 'fluent-bit.conf'),
+      '--output',
+      's3.0',
+      '--listing',
+      f('crash-during-run', 's3api-list-objects-v2-after-crash.json'),
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/persisted index 6 +highest in bucket 5 +safe next index 6/);
+    expect(r.stdout).toMatch(/WARNING BUFFERED_BACKLOG: 3 chunks \(804 records/);
+    expect(r.stdout).toMatch(/→ /);
+  });
+
+  it('a generated store with /logs/segment_$INDEX and an aws s3api listing: OVERWRITE_RISK, exit 4', async () => {
+    const store = path.join(dir, 'store');
+    await mkdir(path.join(store, 'seg-bucket'), { recursive: true });
+    const conf = path.join(dir, 'fluent-bit.conf');
+    await writeFile(conf, `[OUTPUT]\n    name stdout\n    match *\n[OUTPUT]\n    name s3\n    match *\n    bucket seg-bucket\n    store_dir ${store}\n    s3_key_format /logs/segment_$INDEX\n`);
+    const listing = path.join(dir, 'listing.json');
+    await writeFile(
+      listing,
+      JSON.stringify({
+        Contents: [0, 1, 2].map((i) => ({ Key: `logs/segment_${i}`, LastModified: '2026-11-28T10:00:00+00:00', ETag: '"x"', Size: 5, StorageClass: 'STANDARD' })),
+        Name: 'seg-bucket',
+      }),
+    );
+    const r = await cli(['diagnose', store, '--config', conf, '--listing', listing, '--json', '--at', '2026-11-29T20:00:00Z']);
+    expect(r.code).toBe(4);
+    const o = JSON.parse(r.stdout).outputs[0];
+    expect(o).toMatchObject({ id: 1, bucket: 'seg-bucket', highestIndexInBucket: 2, safeNextIndex: 3 });
+    const risk = o.findings.find((x: { code: string }) => x.code === 'OVERWRITE_RISK');
+    expect(risk.severity).toBe('critical');
+    expect(risk.evidence.join('\n')).toContain('logs/segment_0');
+  });
+
+  it.each([
+    [['--at', 'yesterday'], /not an ISO time/],
+    [['--region', 'eu-west-1'], /only apply with --live/],
+    [['--config', 'README.md'], /README.md:3: entry outside of any section/],
+    [['--config', 'fluent-bit.conf', '--output', '7'], /no output with id 7/],
+  ])('bad usage or input %j → exit 2', async (extra, msg) => {
+    const args = extra.map((a) => (a === 'README.md' || a === 'fluent-bit.conf' ? f('index-reset', a) : a));
+    const r = await cli(['diagnose', f('index-reset', 'store-after-run2.tar.gz'), ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(msg);
+  });
+
+  it('a store that does not exist → exit 2', async () => {
+    const r = await cli(['diagnose', path.join(dir, 'nope')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/nope/);
+  });
+});

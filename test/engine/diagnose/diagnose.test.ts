@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import { diagnose, findResets, worstSeverity } from '../../../electron/engine/diagnose';
+import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
+import type { Diagnosis, FluentBitConfig } from '../../../shared/model';
+import { chunk, evidence, mpRecord, report, root, seq, stream } from './build-report';
+
+const conf = (...outputs: string[]) =>
+  parseFluentBitConfig(outputs.map((o) => `[OUTPUT]\n${o.split(';').map((l) => `    ${l.trim()}`).join('\n')}\n`).join(''), { fileName: '/etc/fb/fluent-bit.conf', env: {} });
+const codes = (d: Diagnosis, i = 0) => d.outputs[i].findings.map((f) => f.code);
+const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
+
+describe('OVERWRITE_RISK', () => {
+  it('/$TAG/%Y/%m/%d/$INDEX: a reset index overwrites the same-day keys until the end of the UTC day', async () => {
+    const config = await conf('name s3; bucket b; store_dir /data/store; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const keys: [string, string][] = [0, 1, 2, 3, 4].map((i) => [`app.web/2026/11/29/${i}`, `2026-11-29T1${i}:00:00Z`]);
+    keys.push(['app.web/2026/11/28/5', '2026-11-28T23:00:00Z']);
+    const d = diagnose({ report: report(root('b')), config, evidence: { 0: evidence(keys) }, at: new Date('2026-11-29T20:00:00Z') });
+    const o = d.outputs[0];
+    expect(o).toMatchObject({ persistedNextIndex: null, highestIndexInBucket: 5, safeNextIndex: 6 });
+    expect(o.collision.risk).toBe('same-window');
+    const risk = find(d, 'OVERWRITE_RISK')!;
+    expect(risk.severity).toBe('critical');
+    expect(risk.data).toMatchObject({ startIndex: 0, keys: keys.slice(0, 5).map((k) => k[0]), windowEnd: '2026-11-30T00:00:00.000Z' });
+    expect(risk.evidence.join('\n')).toContain('app.web/2026/11/29/0');
+    expect(risk.evidence.join('\n')).not.toContain('2026/11/28/5');
+    expect(risk.action).toContain('store-doctor repair-index /data/store --config /etc/fb/fluent-bit.conf --apply');
+    expect(codes(d)[0]).toBe('OVERWRITE_RISK');
+    expect(codes(d)).toEqual(expect.arrayContaining(['INDEX_FILE_MISSING', 'SEQUENCE_UNPROTECTED']));
+    expect(find(d, 'SEQUENCE_UNPROTECTED')!.severity).toBe('error');
+    expect(worstSeverity(d)).toBe('critical');
+
+    const nextDay = diagnose({ report: report(root('b')), config, evidence: { 0: evidence(keys) }, at: new Date('2026-11-30T00:00:01Z') });
+    expect(codes(nextDay)).not.toContain('OVERWRITE_RISK');
+  });
+
+  it('from a persisted value behind the bucket only the keys at or above it are at risk', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const keys: [string, string][] = [0, 1, 2, 3, 4].map((i) => [`t/2026/11/29/${i}`, `2026-11-29T1${i}:00:00Z`]);
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence(keys) }, at: new Date('2026-11-29T20:00:00Z') });
+    expect(d.outputs[0]).toMatchObject({ persistedNextIndex: 3, highestIndexInBucket: 4, safeNextIndex: 5 });
+    expect(find(d, 'INDEX_BEHIND_BUCKET')!.severity).toBe('error');
+    expect(find(d, 'OVERWRITE_RISK')!.data).toMatchObject({ startIndex: 3, indices: [3, 4] });
+  });
+
+  it('/logs/segment_$INDEX: always, whatever the time', async () => {
+    const config = await conf('name stdout', 'name s3; bucket seg; s3_key_format /logs/segment_$INDEX');
+    const keys: [string, string][] = Array.from({ length: 10 }, (_, i) => [`logs/segment_${i}`, `2025-01-0${(i % 9) + 1}T00:00:00Z`]);
+    keys.push(['other/file', '2025-01-01T00:00:00Z']);
+    const d = diagnose({ report: report(root('seg')), config, evidence: { 1: evidence(keys) }, at: new Date('2026-11-29T20:00:00Z') });
+    const o = d.outputs[0];
+    expect(o.id).toBe(1);
+    expect(o.collision.risk).toBe('always');
+    expect(o.safeNextIndex).toBe(10);
+    const risk = find(d, 'OVERWRITE_RISK')!;
+    expect((risk.data as { keys: string[] }).keys).toHaveLength(10);
+    expect(risk.data).toMatchObject({ windowEnd: null });
+    expect(risk.evidence.join('\n')).toMatch(/at any time/);
+  });
+
+  it('no OVERWRITE_RISK with $UUID, or without $INDEX, or when the index is ahead of the bucket', async () => {
+    const keys: [string, string][] = [['a/0-abcdefgh', '2026-11-29T10:00:00Z']];
+    const uuid = await conf('name s3; bucket b; s3_key_format /a/$INDEX-$UUID');
+    expect(codes(diagnose({ report: report(root('b')), config: uuid, evidence: { 0: evidence(keys) } }))).not.toContain('OVERWRITE_RISK');
+    const ahead = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 1)] })), config: ahead, evidence: { 0: evidence([['a/0', '2026-11-29T10:00:00Z']]) } });
+    expect(codes(d)).not.toContain('OVERWRITE_RISK');
+    expect(codes(d)).not.toContain('INDEX_BEHIND_BUCKET');
+    const noIndex = await conf('name s3; bucket b');
+    const d2 = diagnose({ report: report(root('b')), config: noIndex, evidence: { 0: evidence([]) } });
+    expect(codes(d2)).not.toContain('INDEX_FILE_MISSING');
+    expect(codes(d2)).not.toContain('SEQUENCE_UNPROTECTED');
+  });
+});
+
+describe('versions, reuse, resets', () => {
+  it('OBJECTS_OVERWRITTEN from a versions listing, with INDEX_REUSED', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
+    const v = (key: string, versionId: string, t: string, isLatest: boolean) => ({ key, versionId, lastModified: t, isLatest, isDeleteMarker: false, size: 1, etag: null });
+    const ev = evidence([['logs/segment_0', '2026-11-29T12:00:00Z'], ['logs/segment_1', '2026-11-29T11:00:00Z']], {
+      versions: [
+        v('logs/segment_0', 'v1', '2026-11-29T10:00:00Z', false),
+        v('logs/segment_0', 'v3', '2026-11-29T12:00:00Z', true),
+        v('logs/segment_1', 'v2', '2026-11-29T11:00:00Z', true),
+        { ...v('logs/segment_9', 'dm', '2026-11-29T13:00:00Z', true), isDeleteMarker: true },
+      ],
+    });
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 2)] })), config, evidence: { 0: ev }, at: new Date('2026-11-29T14:00:00Z') });
+    const f = find(d, 'OBJECTS_OVERWRITTEN')!;
+    expect(f.severity).toBe('critical');
+    expect(f.data).toEqual({ keys: ['logs/segment_0'] });
+    expect(f.evidence[0]).toMatch(/logs\/segment_0: 2 versions v1 .* v3/);
+    expect(f.action).toContain('store-doctor recover-versions');
+    expect(find(d, 'INDEX_REUSED')!.data).toMatchObject({ indices: [0] });
+    expect(d.outputs[0].resets).toEqual([{ time: '2026-11-29T12:00:00.000Z', from: 1, to: 0 }]);
+  });
+
+  it('a multipart object completing after later PutObjects is not a reset', () => {
+    const pts = [
+      { time: '2026-01-01T00:00:01Z', index: 1, key: 'a-1' },
+      { time: '2026-01-01T00:00:02Z', index: 2, key: 'a-2' },
+      { time: '2026-01-01T00:00:03Z', index: 0, key: 'a-0' },
+      { time: '2026-01-01T00:00:04Z', index: 3, key: 'a-3' },
+      { time: '2026-01-01T00:00:05Z', index: 1, key: 'b-1' },
+    ];
+    expect(findResets(pts)).toEqual([{ time: '2026-01-01T00:00:05Z', from: 3, to: 1 }]);
+  });
+});
+
+describe('index file and sequence', () => {
+  it('INDEX_FILE_UNREADABLE for an empty seq_index (Fluent Bit refuses to start)', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })), config, evidence: { 0: evidence([['a/4', '2026-11-29T10:00:00Z']]) } });
+    const f = find(d, 'INDEX_FILE_UNREADABLE')!;
+    expect(f.severity).toBe('critical');
+    expect(f.summary).toMatch(/refuses to start/);
+    expect(d.outputs[0]).toMatchObject({ persistedNextIndex: null, safeNextIndex: 5 });
+    expect(codes(d)).not.toContain('OVERWRITE_RISK');
+  });
+
+  it('SEQUENCE_UNPROTECTED when a marker exists but a sibling S3 output without $INDEX shares the root; SHARED_STORE_ROOT', async () => {
+    const config = await conf('name s3; bucket b; store_dir /data/store/; s3_key_format /a/%Y/$INDEX', 'name s3; bucket b; store_dir /data/store; alias appstatus');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 7)], markers: ['store-doctor-marker'] })), config, evidence: {} });
+    const s = find(d, 'SEQUENCE_UNPROTECTED')!;
+    expect(s.summary).toMatch(/appstatus shares the root without \$INDEX/);
+    expect(s.data).toMatchObject({ siblings: [1] });
+    const shared = find(d, 'SHARED_STORE_ROOT')!;
+    expect(shared.severity).toBe('error');
+    expect(shared.data).toEqual({ outputs: [0, 1] });
+    expect(find(d, 'SHARED_STORE_ROOT', 1)).toBeDefined();
+    // a marker and no unprotecting sibling: protected
+    const alone = await conf('name s3; bucket b; store_dir /data/store; s3_key_format /a/$INDEX');
+    const ok = diagnose({ report: report(root('b', { seqIndex: [seq(0, 7)], markers: ['m'] })), config: alone, evidence: {} });
+    expect(codes(ok)).not.toContain('SEQUENCE_UNPROTECTED');
+    expect(codes(ok)).toEqual(['NO_EVIDENCE']);
+  });
+
+  it('OUTPUT_ID_MISMATCH when seq_index files belong to no $INDEX output of the config (reordered outputs)', async () => {
+    const config = await conf('name stdout', 'name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 42)] })), config, evidence: {} });
+    const f = find(d, 'OUTPUT_ID_MISMATCH')!;
+    expect(f.severity).toBe('error');
+    expect(f.evidence[0]).toMatch(/seq_index_0 = 42 — output 0 is stdout.0/);
+    expect(f.data).toEqual({ stray: ['seq_index_0'], expected: [1] });
+    expect(codes(d)).toContain('INDEX_FILE_MISSING');
+  });
+
+  it('--output picks one output; unknown or non-S3 ids are errors', async () => {
+    const config = await conf('name stdout', 'name s3; bucket a; s3_key_format /a/$INDEX', 'name s3; bucket b; s3_key_format /b/$INDEX');
+    const r = report(root('a'), root('b'));
+    expect(diagnose({ report: r, config, outputId: 2 }).outputs.map((o) => o.bucket)).toEqual(['b']);
+    expect(() => diagnose({ report: r, config, outputId: 0 })).toThrow(/stdout output, not an S3 output/);
+    expect(() => diagnose({ report: r, config, outputId: 9 })).toThrow(/no output with id 9/);
+  });
+});
+
+describe('store contents', () => {
+  it('BUFFERED_BACKLOG, QUARANTINED_DATA, CHUNK_DAMAGED', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const r = report(
+      root('b', {
+        seqIndex: [seq(0, 0)],
+        streams: [
+          stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1', { records: 5 }), chunk('2026-11-29T10:00:00', '1-2', { status: 'truncated', message: 'truncated' })]),
+          stream('quarantine', 'quarantine', [chunk('quarantine', '2-1', { records: 7 })]),
+        ],
+      }),
+    );
+    const d = diagnose({ report: r, config, evidence: { 0: evidence([]) } });
+    expect(find(d, 'BUFFERED_BACKLOG')!.summary).toMatch(/^1 chunk \(5 records/);
+    expect(find(d, 'QUARANTINED_DATA')!.summary).toMatch(/^1 chunk \(7 records/);
+    const dmg = find(d, 'CHUNK_DAMAGED')!;
+    expect(dmg.severity).toBe('error');
+    expect(dmg.data).toMatchObject({ chunks: ['2026-11-29T10:00:00/1-2'] });
+  });
+
+  it('MULTIPART_PENDING when record and server agree; MULTIPART_ORPHANED for every disagreement', async () => {
+    const config = await conf('name s3; bucket b; use_put_object off; total_file_size 50M; s3_key_format /$TAG/$INDEX');
+    const mp = (name: string, rec: ReturnType<typeof mpRecord>) => chunk('multipart_upload_metadata', name, { multipart: rec });
+    const r = report(
+      root('b', {
+        seqIndex: [seq(0, 5)],
+        streams: [
+          stream('multipart_upload_metadata', 'multipart', [
+            mp('m1', mpRecord('big/0', 'U0', [[1, 'e1'], [2, 'e2']])),
+            mp('m2', mpRecord('big/1', 'U1', [[1, 'e1']])),
+            mp('m3', mpRecord('big/2', 'U2', [[1, 'x1']])),
+            mp('m4', mpRecord('big/3', 'U3', [], ['no part line parsed'])),
+          ]),
+        ],
+      }),
+    );
+    const uploads = [
+      { key: 'big/0', uploadId: 'U0', initiated: '2026-11-29T10:00:00Z', parts: [{ partNumber: 2, etag: '"e2"', size: 5 }, { partNumber: 1, etag: '"e1"', size: 5 }] },
+      { key: 'big/2', uploadId: 'U2', initiated: null, parts: [{ partNumber: 1, etag: '"y1"', size: 5 }] },
+      { key: 'big/4', uploadId: 'U4', initiated: null, parts: null },
+      { key: 'elsewhere/x', uploadId: 'U9', initiated: null, parts: null },
+    ];
+    const d = diagnose({ report: r, config, evidence: { 0: evidence([], { multipartUploads: uploads }) } });
+    const pending = find(d, 'MULTIPART_PENDING')!;
+    expect(pending.severity).toBe('info');
+    expect(pending.evidence).toHaveLength(1);
+    expect(pending.evidence[0]).toMatch(/big\/0 upload U0.*matches the server upload \(2 parts/);
+    const orphan = find(d, 'MULTIPART_ORPHANED')!;
+    expect(orphan.severity).toBe('error');
+    const ev = orphan.evidence.join('\n');
+    expect(ev).toMatch(/big\/1 upload U1.*no such upload on the server/);
+    expect(ev).toMatch(/big\/2 upload U2.*parts differ: local \[1:x1\] vs server \[1:y1\]/);
+    expect(ev).toMatch(/big\/3 upload U3.*skips this record forever/);
+    expect(ev).toMatch(/big\/4 upload U4 — on the server with no local record/);
+    expect(ev).not.toContain('elsewhere');
+    expect(d.outputs[0].highestIndexInBucket).toBe(4);
+    expect(d.outputs[0].safeNextIndex).toBe(5);
+    // without the server side: pending, unverified
+    const d2 = diagnose({ report: r, config, evidence: {} });
+    expect(find(d2, 'MULTIPART_PENDING')!.severity).toBe('warning');
+  });
+
+  it('without a config infers outputs from seq_index files and reports unused roots', () => {
+    const d = diagnose({ report: report(root('a', { seqIndex: [seq(2, 9)] }), root('c', { streams: [stream('q', 'quarantine', [chunk('quarantine', 'x')])] })), config: null });
+    expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex])).toEqual([[2, 'a', 9, 9]]);
+    expect(d.outputs[0].findings.find((f) => f.code === 'NO_EVIDENCE')!.data).toEqual({ reason: 'no-config' });
+    expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'ROOT_NOT_FOUND']);
+  });
+
+  it('ROOT_NOT_FOUND when the config bucket has no root in the store', async () => {
+    const config = await conf('name s3; bucket missing; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('other')), config });
+    expect(codes(d)).toEqual(expect.arrayContaining(['ROOT_NOT_FOUND', 'INDEX_FILE_MISSING', 'NO_EVIDENCE']));
+    expect(d.storeFindings.map((f) => f.code)).toEqual(['ROOT_NOT_FOUND']);
+  });
+
+  it('matches the root by store_dir when several roots share the bucket name', async () => {
+    const config: FluentBitConfig = await conf('name s3; bucket b; store_dir /srv/two; s3_key_format /a/$INDEX');
+    const r = report(root('b', { path: '/snap/one/b', seqIndex: [seq(0, 1)] }), root('b', { path: '/snap/two/b', seqIndex: [seq(0, 2)] }));
+    expect(diagnose({ report: r, config }).outputs[0]).toMatchObject({ rootPath: '/snap/two/b', persistedNextIndex: 2 });
+  });
+});
