@@ -47,6 +47,8 @@ export const requestSchemas = {
   'store.rescan': z.object({ storeId: id }).strict(),
   'store.close': z.object({ storeId: id }).strict(),
   'store.recent': z.object({}).strict(),
+  /** Stores already open in this session, most recent first (e.g. the one `serve <path>` opened). */
+  'store.list': z.object({}).strict(),
   'chunk.inspect': z.object({ storeId: id, rootPath: path, chunkPath: relPath }).strict(),
   'chunk.records': z
     .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
@@ -109,6 +111,7 @@ export interface RequestResults {
   'store.rescan': OpenedStore;
   'store.close': { closed: boolean };
   'store.recent': { recent: { path: string; openedAt: string }[] };
+  'store.list': { stores: OpenedStore[] };
   'chunk.inspect': { chunk: ChunkInfo; headerHex: string };
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;

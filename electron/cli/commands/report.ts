@@ -1,4 +1,82 @@
+/**
+ * `store-doctor report <store> [--config … evidence] --format json|markdown [--out file]`: the
+ * same export as the app's "Export report" — JSON (scan + diagnosis) for tools, Markdown for a
+ * support ticket. Prints to stdout unless `--out` names a file (never inside the store).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import pkg from '../../../package.json';
+import { DiagnoseInputError, runDiagnosis } from '../../engine/diagnose';
+import { ConfigError } from '../../engine/fluentbit';
+import { isInside, realPathOf } from '../../engine/session/confine';
+import { exportJson, exportMarkdown } from '../../engine/session/export';
+import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
+import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from '../output';
 
-/** Placeholder until the `report` command lands; replaced by its owner. */
-export function registerReport(_program: Command): void {}
+interface ReportCliOptions extends EvidenceCliOptions {
+  format?: string;
+  out?: string;
+}
+
+function asCliError(e: unknown): unknown {
+  if (e instanceof CliError) return e;
+  const err = e as Error & { name?: string };
+  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
+  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
+  return e;
+}
+
+/** Refuse an --out inside the store being read (an archive's folder is fine). */
+function checkOut(out: string, store: string): string {
+  const abs = path.resolve(out);
+  const storeReal = realPathOf(store);
+  const outReal = realPathOf(abs);
+  if (storeReal && outReal && fs.existsSync(store) && fs.statSync(store).isDirectory() && isInside(storeReal, outReal)) {
+    throw new CliError(`--out ${out}: inside the store being read; write the report elsewhere`, EXIT.USAGE);
+  }
+  return abs;
+}
+
+export function registerReport(program: Command): void {
+  const cmd = program
+    .command('report')
+    .description('Export a report of a store: JSON (scan + diagnosis) or Markdown (a support-ticket summary).')
+    .argument('<store>', 'store_dir, one bucket root, or a .tar/.tar.gz snapshot of either');
+  addEvidenceOptions(cmd)
+    .option('--format <format>', 'json or markdown', 'markdown')
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (store: string, opts: ReportCliOptions) => {
+      const format = opts.format ?? 'markdown';
+      if (format !== 'json' && format !== 'markdown') throw new CliError(`--format ${format}: use json or markdown`, EXIT.USAGE);
+      const evidence = readEvidenceOptions(opts);
+      const out = opts.out !== undefined ? checkOut(opts.out, store) : null;
+      const ac = cancelOnSigint();
+      let run;
+      try {
+        run = await runDiagnosis({
+          storePath: store,
+          ...evidence,
+          signal: ac.signal,
+          onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}`),
+        });
+      } catch (e) {
+        throw asCliError(e);
+      } finally {
+        clearProgress();
+      }
+      const firstEvidence = [...run.evidence.values()][0] ?? null;
+      const input = { report: run.report, diagnosis: run.diagnosis, config: run.config, evidence: firstEvidence, version: pkg.version };
+      const doc = format === 'json' ? exportJson(input) : exportMarkdown(input);
+      if (out) {
+        try {
+          fs.writeFileSync(out, doc.text);
+        } catch (e) {
+          throw new CliError(`--out ${out}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'folder does not exist' : (e as Error).message}`, EXIT.FAILED);
+        }
+        process.stderr.write(`store-doctor: wrote ${out}\n`);
+      } else {
+        process.stdout.write(doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`);
+      }
+    });
+}

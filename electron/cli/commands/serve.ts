@@ -1,4 +1,52 @@
+/**
+ * `store-doctor serve [path] [--port N]`: the loopback host for the UI in a browser. Opens the
+ * store (a folder, an archive, or `demo`) first, then prints exactly one line — the URL with the
+ * session token — and serves until SIGINT/SIGTERM.
+ */
 import type { Command } from 'commander';
+import { startHost } from '../../host';
+import { CliError, EXIT } from '../output';
 
-/** Placeholder until the `serve` command lands; replaced by its owner. */
-export function registerServe(_program: Command): void {}
+export interface ServeOptions {
+  port?: string;
+  renderer?: string;
+}
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 65535) throw new CliError(`--port: "${text}" is not a port number (1-65535)`, EXIT.USAGE);
+  return n;
+}
+
+export async function runServe(target: string | undefined, opts: ServeOptions): Promise<void> {
+  const port = parsePort(opts.port);
+  let host;
+  try {
+    host = await startHost({ port, openPath: target, rendererDir: opts.renderer });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on 127.0.0.1`, EXIT.FAILED);
+    throw new CliError(e.message ?? String(err), EXIT.USAGE);
+  }
+  process.stdout.write(`${host.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      host.close().finally(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the Store Doctor UI on 127.0.0.1 (open the printed URL in a browser, e.g. through an SSH tunnel)')
+    .argument('[path]', 'store to open first: a store_dir, a bucket root, a .tar/.tar.gz of one, or "demo"')
+    .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)')
+    .option('--renderer <dir>', 'built renderer to serve (default: out/renderer)')
+    .action(async (target: string | undefined, opts: ServeOptions) => runServe(target, opts));
+}

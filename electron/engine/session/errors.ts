@@ -1,0 +1,88 @@
+/**
+ * Errors as the doors send them: a `ContractError` with a code, one readable sentence and the
+ * file it is about. Never a stack trace, never a secret.
+ */
+import path from 'node:path';
+import type { ContractError } from '../../../shared/contract';
+
+type Code = ContractError['code'];
+/** Engine errors that mean "the file or value you gave is not usable". */
+const INPUT_ERRORS = new Set(['ConfigError', 'OfflineEvidenceError', 'DiagnoseInputError']);
+const CODES: readonly Code[] = ['invalid-input', 'not-found', 'forbidden', 'refused', 'cancelled', 'failed'];
+
+/** Thrown by the session layer when it knows exactly what went wrong. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: Code,
+    message: string,
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+const SECRET_PATTERNS: RegExp[] = [
+  // key=value / key: value pairs whose name says secret
+  /\b(aws_secret_access_key|secret_access_key|secretaccesskey|aws_session_token|session_token|sessiontoken|password|passwd|token|authorization|x-amz-security-token|signature|x-amz-signature|credential|x-amz-credential)(\s*[=:]\s*|"\s*:\s*")("?)[^\s"&,;]+/gi,
+  // access key ids
+  /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  // bearer tokens
+  /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi,
+];
+
+/** Remove anything that looks like a credential from a message. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  out = out.replace(SECRET_PATTERNS[2], 'Bearer [redacted]');
+  out = out.replace(SECRET_PATTERNS[0], (m, name: string, sep: string, q: string) => (m.endsWith('[redacted]') ? m : `${name}${sep}${q}[redacted]`));
+  out = out.replace(SECRET_PATTERNS[1], '[redacted-key-id]');
+  return out;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim().length > 0) ?? text;
+  // Never leak a stack frame even when a library put one in the message.
+  return line.replace(/\s+at\s+\S+\s+\(.*\)$/, '').trim();
+}
+
+function clip(text: string, max = 600): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return true;
+  const e = err as { name?: string; code?: string } | null;
+  return !!e && (e.name === 'AbortError' || e.code === 'ABORT_ERR');
+}
+
+/** Map anything thrown inside a request to a ContractError. */
+export function toContractError(err: unknown, opts: { signal?: AbortSignal; request?: string } = {}): ContractError {
+  if (isAbort(err, opts.signal)) return { code: 'cancelled', message: 'cancelled' + (opts.request ? `: ${opts.request} was stopped` : '') };
+  const e = (err ?? {}) as { message?: unknown; code?: unknown; file?: unknown; path?: unknown; syscall?: unknown };
+  const rawMessage = typeof e.message === 'string' && e.message ? e.message : String(err);
+  const fileRaw = typeof e.file === 'string' ? e.file : typeof e.path === 'string' ? e.path : undefined;
+  const file = fileRaw ? redactSecrets(fileRaw) : undefined;
+  const base = file ? path.basename(file) : undefined;
+  let code: Code = 'failed';
+  let message = clip(redactSecrets(firstLine(rawMessage)));
+  // Node's own messages ("ENOENT: no such file or directory, open '/x'") get a plain sentence;
+  // errors from the engine already have one.
+  const raw = typeof e.code === 'string' && message.startsWith(`${e.code}:`);
+  if (typeof e.code === 'string' && (CODES as readonly string[]).includes(e.code)) {
+    code = e.code as Code;
+  } else if ((err as Error)?.name === 'RefusedError') {
+    code = 'refused';
+  } else if (INPUT_ERRORS.has((err as Error)?.name)) {
+    code = 'invalid-input';
+  } else if (e.code === 'ENOENT' || e.code === 'ENOTDIR') {
+    code = 'not-found';
+    if (raw) message = `${base ?? 'file'}: no such file or directory`;
+  } else if (e.code === 'EACCES' || e.code === 'EPERM') {
+    if (raw) message = `${base ?? 'file'}: permission denied`;
+  } else if (e.code === 'EISDIR') {
+    if (raw) message = `${base ?? 'path'}: is a directory, expected a file`;
+  }
+  if (base && !message.includes(base)) message = `${base}: ${message}`;
+  return file ? { code, message, file } : { code, message };
+}

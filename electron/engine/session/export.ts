@@ -1,0 +1,129 @@
+/**
+ * Report export: JSON (the scan report and the diagnosis, for tools) and Markdown (a summary a
+ * person can paste into a support ticket: findings with actions, seq index per output, streams).
+ */
+import path from 'node:path';
+import type { Diagnosis, Finding, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+
+export interface ExportInput {
+  report: StoreReport;
+  diagnosis: Diagnosis | null;
+  config?: FluentBitConfig | null;
+  evidence?: S3Evidence | null;
+  version: string;
+  generatedAt?: Date;
+}
+
+export interface ExportedReport {
+  fileName: string;
+  mimeType: string;
+  text: string;
+}
+
+const SEVERITY_ORDER = ['critical', 'error', 'warning', 'info'] as const;
+
+function baseName(report: StoreReport): string {
+  const name = path.basename(report.source.path).replace(/\.(tar\.gz|tgz|tar)$/i, '') || 'store';
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+}
+
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[:]/g, '-').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Markdown-safe inline text: no table breaks, no raw HTML. */
+function md(text: unknown): string {
+  return String(text ?? '')
+    .replace(/\r?\n/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+function allFindings(d: Diagnosis | null): Finding[] {
+  if (!d) return [];
+  return [...d.storeFindings, ...d.outputs.flatMap((o) => o.findings)];
+}
+
+export function exportJson(input: ExportInput): ExportedReport {
+  const at = input.generatedAt ?? new Date();
+  const doc = {
+    tool: 'store-doctor',
+    version: input.version,
+    generatedAt: at.toISOString(),
+    report: input.report,
+    diagnosis: input.diagnosis,
+    config: input.config ?? null,
+    evidence: input.evidence
+      ? { source: input.evidence.source, bucket: input.evidence.bucket, scope: input.evidence.scope, objects: input.evidence.objects.length, complete: input.evidence.complete, notes: input.evidence.notes }
+      : null,
+  };
+  return { fileName: `store-doctor-${baseName(input.report)}-${stamp(at)}.json`, mimeType: 'application/json', text: JSON.stringify(doc, null, 2) + '\n' };
+}
+
+function findingsSection(d: Diagnosis | null): string[] {
+  const out = ['## Findings', ''];
+  if (!d) return [...out, '_No diagnosis was run._', ''];
+  const findings = allFindings(d).sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
+  if (!findings.length) return [...out, 'No findings.', ''];
+  for (const f of findings) {
+    out.push(`### ${f.severity.toUpperCase()} \`${f.code}\`${f.outputId != null ? ` (output ${f.outputId})` : ''}`, '', md(f.summary), '');
+    if (f.evidence.length) {
+      out.push('Evidence:', '');
+      for (const e of f.evidence.slice(0, 20)) out.push(`- ${md(e)}`);
+      if (f.evidence.length > 20) out.push(`- … ${f.evidence.length - 20} more`);
+      out.push('');
+    }
+    out.push(`**Action:** ${md(f.action)}`, '');
+  }
+  return out;
+}
+
+function outputsSection(d: Diagnosis | null): string[] {
+  if (!d?.outputs.length) return [];
+  const out = ['## Outputs and $INDEX', '', '| output | bucket | key format | persisted next index | highest index in bucket | safe next index | resets |', '|---|---|---|---|---|---|---|'];
+  for (const o of d.outputs) {
+    out.push(`| ${md(o.displayName)} (id ${o.id}) | ${md(o.bucket)} | \`${md(o.keyFormat)}\` | ${o.persistedNextIndex ?? '—'} | ${o.highestIndexInBucket ?? '—'} | ${o.safeNextIndex} | ${o.resets.length} |`);
+  }
+  return [...out, ''];
+}
+
+function storeSection(report: StoreReport): string[] {
+  const out = ['## Store', '', `- Source: \`${md(report.source.path)}\` (${md(report.source.description)})`, `- Scanned at: ${report.scannedAt}`, ''];
+  for (const root of report.roots) {
+    const t = root.totals;
+    out.push(`### Root \`${md(root.bucket)}\``, '', `${t.chunks} chunks, ${t.bytes} bytes, ${t.records} records; ${t.pending} pending, ${t.quarantined} quarantined, ${t.damaged} damaged.`, '');
+    out.push('Seq index files:', '');
+    if (!root.seqIndex.length) out.push(`- none. ${md(root.sequence.message)}`);
+    for (const s of root.seqIndex) out.push(`- \`${md(s.fileName)}\`: ${s.valueText ?? 'unreadable'} (${s.status}) — ${md(s.message)}`);
+    out.push('', '| stream | kind | chunks | bytes | on graceful stop |', '|---|---|---|---|---|');
+    for (const st of root.streams) out.push(`| ${md(st.name)} | ${st.kind} | ${st.chunks.length} | ${st.totalBytes} | ${md(st.fateOnGracefulStop)} |`);
+    out.push('');
+  }
+  if (report.problems.length) {
+    out.push('### Problems reading the store', '');
+    for (const p of report.problems) out.push(`- ${p.severity}: \`${md(p.path)}\` ${md(p.message)}`);
+    out.push('');
+  }
+  return out;
+}
+
+export function exportMarkdown(input: ExportInput): ExportedReport {
+  const at = input.generatedAt ?? new Date();
+  const { report, diagnosis } = input;
+  const counts = SEVERITY_ORDER.map((s) => `${allFindings(diagnosis).filter((f) => f.severity === s).length} ${s}`).join(', ');
+  const lines = [
+    `# Store Doctor report: ${md(path.basename(report.source.path))}`,
+    '',
+    `Generated by store-doctor ${md(input.version)} at ${at.toISOString()}.`,
+    '',
+    `**Summary:** ${diagnosis ? counts : 'not diagnosed'}; ${report.roots.length} bucket root(s).`,
+    '',
+    ...(input.config ? [`Fluent Bit config: ${input.config.files.map((f) => `\`${md(path.basename(f))}\``).join(', ')} (${input.config.outputs.length} outputs).`, ''] : []),
+    ...(input.evidence ? [`S3 evidence: ${input.evidence.source}, ${input.evidence.objects.length} objects${input.evidence.complete ? '' : ' (incomplete listing)'}.`, ''] : []),
+    ...findingsSection(diagnosis),
+    ...outputsSection(diagnosis),
+    ...storeSection(report),
+  ];
+  return { fileName: `store-doctor-${baseName(report)}-${stamp(at)}.md`, mimeType: 'text/markdown', text: lines.join('\n') };
+}

@@ -1,0 +1,167 @@
+/**
+ * The loopback host: the contract over HTTP on 127.0.0.1, for the UI in a browser (headless
+ * servers over an SSH tunnel, and the browser tests). It is a door, not a second engine:
+ *   POST /api/<request>   body `{ taskId?, input }` → a `Reply` (HTTP 200 whatever the outcome)
+ *   GET  /api/events      Server-Sent Events (progress, store.changed)
+ *   GET  /…               the built renderer (`out/renderer`), `index.html` for `/`
+ * Non-200 answers are transport refusals: 401 token, 421 Host, 403 Origin, 404, 405, 413, 415.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from '../../shared/contract';
+import { createEngine } from '../engine';
+import { dispatchRequest } from '../engine/session/dispatch';
+import { EventHub } from './events';
+import { applySecurityHeaders, authenticate, hostAllowed, newToken, originAllowed, refuse, sendJson, sessionCookie } from './security';
+import { serveStatic } from './static';
+import { defaultStateDir, openInitial } from './open';
+
+export interface HostOptions {
+  /** Default: a random free port. */
+  port?: number;
+  /** Only loopback is allowed. */
+  host?: '127.0.0.1';
+  /** Default: a new engine (door `host`), disposed by `close()`. */
+  engine?: Engine;
+  /** Built renderer; default `<project>/out/renderer`. */
+  rendererDir?: string | null;
+  /** Open this store (or `'demo'`) before the URL is handed out. */
+  openPath?: string;
+  demoDir?: string;
+  stateDir?: string;
+  /** Largest accepted request body (default 256 MiB: offline listings can be big). */
+  maxBodyBytes?: number;
+  /** Fixed token (tests); default 32 random bytes. */
+  token?: string;
+}
+
+export interface RunningHost {
+  url: string;
+  token: string;
+  port: number;
+  engine: Engine;
+  /** Store opened from `openPath`, if any. */
+  storeId: string | null;
+  close(): Promise<void>;
+}
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export const DEFAULT_RENDERER_DIR = path.join(PROJECT_ROOT, 'out', 'renderer');
+export const DEFAULT_DEMO_DIR = path.join(PROJECT_ROOT, 'demo');
+const REQUEST_NAME = /^[a-z]+\.[A-Za-z]+$/;
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      resolve('too-large');
+      return;
+    }
+    const parts: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > limit) over = true;
+      if (!over) parts.push(b);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+async function handleApi(engine: Engine, name: string, req: IncomingMessage, res: ServerResponse, maxBody: number): Promise<void> {
+  if (req.method !== 'POST') return refuse(res, 405, 'invalid-input', 'use POST for /api/<request>');
+  if (!REQUEST_NAME.test(name)) return refuse(res, 404, 'not-found', 'no such request');
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.toLowerCase().startsWith('application/json')) return refuse(res, 415, 'invalid-input', 'send Content-Type: application/json');
+  const body = await readBody(req, maxBody);
+  if (body === 'too-large') return refuse(res, 413, 'invalid-input', `request body larger than ${maxBody} bytes`);
+  let envelope: unknown;
+  try {
+    envelope = body.length ? JSON.parse(body.toString('utf8')) : {};
+  } catch {
+    return sendJson(res, 200, { ok: false, error: { code: 'invalid-input', message: `${name}: body is not valid JSON` } });
+  }
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) {
+    return sendJson(res, 200, { ok: false, error: { code: 'invalid-input', message: `${name}: body must be { taskId?, input }` } });
+  }
+  const { taskId, input } = envelope as { taskId?: unknown; input?: unknown };
+  // A page that goes away cancels its running request.
+  const ac = new AbortController();
+  const onClose = () => {
+    if (!res.writableEnded) ac.abort();
+  };
+  res.on('close', onClose);
+  const reply = await dispatchRequest(engine, name, input ?? {}, { taskId: taskId as string | undefined, signal: ac.signal });
+  res.off('close', onClose);
+  if (!res.destroyed) sendJson(res, 200, reply);
+}
+
+export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
+  if (opts.host !== undefined && opts.host !== '127.0.0.1') throw new Error('the host listens on 127.0.0.1 only');
+  const ownEngine = !opts.engine;
+  const engine = opts.engine ?? createEngine({ door: 'host', demoDir: opts.demoDir ?? DEFAULT_DEMO_DIR, stateDir: opts.stateDir ?? defaultStateDir() });
+  const token = opts.token ?? newToken();
+  const rendererDir = opts.rendererDir === undefined ? DEFAULT_RENDERER_DIR : opts.rendererDir;
+  const maxBody = opts.maxBodyBytes ?? 256 * 1024 * 1024;
+  const hub = new EventHub(engine);
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    applySecurityHeaders(res);
+    const fail = (err: unknown) => {
+      if (!res.headersSent) refuse(res, 500, 'failed', (err as Error)?.message?.split('\n')[0] ?? 'internal error');
+      else res.destroy();
+    };
+    try {
+      if (!hostAllowed(req, port)) return refuse(res, 421, 'forbidden', 'Host header must be 127.0.0.1:<port> or localhost:<port>');
+      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      const auth = authenticate(req, url, token, port);
+      if (!auth.ok) return refuse(res, 401, 'forbidden', 'missing or wrong session token: open the URL printed by store-doctor serve');
+      if (!originAllowed(req, port)) return refuse(res, 403, 'forbidden', 'cross-origin requests are refused');
+      const cookie: Record<string, string> = auth.viaQuery ? { 'Set-Cookie': sessionCookie(token, port) } : {};
+      if (url.pathname === '/api/events') {
+        if (req.method !== 'GET') return refuse(res, 405, 'invalid-input', 'use GET for /api/events');
+        for (const [k, v] of Object.entries(cookie)) res.setHeader(k, v);
+        return hub.attach(res, (cb) => req.on('close', cb));
+      }
+      if (url.pathname.startsWith('/api/')) {
+        handleApi(engine, url.pathname.slice(5), req, res, maxBody).catch(fail);
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'invalid-input', 'only GET for pages');
+      serveStatic(res, rendererDir, url.pathname, req.method === 'HEAD', cookie);
+    } catch (err) {
+      fail(err);
+    }
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // long requests (listing, replay) stream progress over SSE
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  let storeId: string | null = null;
+  const close = async () => {
+    hub.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (ownEngine) await engine.dispose();
+  };
+  try {
+    if (opts.openPath) storeId = await openInitial(engine, opts.openPath);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${port}/?token=${token}`, token, port, engine, storeId, close };
+}

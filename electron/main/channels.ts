@@ -1,0 +1,10 @@
+/**
+ * IPC channel names and pickable path kinds: shared by main and the sandboxed preload, so this
+ * file imports nothing (a sandboxed preload cannot require Node modules).
+ */
+export const IPC_REQUEST = 'sd:request';
+export const IPC_PICK_PATH = 'sd:pickPath';
+export const IPC_EVENT = 'sd:event';
+
+export type PickKind = 'folder' | 'archive' | 'config' | 'listing';
+export const PICK_KINDS: readonly PickKind[] = ['folder', 'archive', 'config', 'listing'];

@@ -1,0 +1,126 @@
+/**
+ * The Electron shell's security policy as plain data and pure functions (no `electron` import),
+ * so it is unit-tested directly: window preferences, CSP, which URLs may talk to the engine,
+ * and the native dialog options for each kind of path the user can pick.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import type { PickKind } from './channels';
+
+export { IPC_EVENT, IPC_PICK_PATH, IPC_REQUEST, PICK_KINDS, type PickKind } from './channels';
+
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** webPreferences of the one window: isolated, sandboxed, no Node in the page. */
+export function secureWebPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  } as const;
+}
+
+/**
+ * Where the renderer comes from: the built `index.html` next to the main bundle, or the
+ * electron-vite dev server (`ELECTRON_RENDERER_URL`, loopback only) during development.
+ */
+export interface RendererLocation {
+  indexFile: string;
+  devUrl: string | null;
+}
+
+export function rendererLocation(mainDir: string, env: NodeJS.ProcessEnv = process.env, packaged = false): RendererLocation {
+  const dev = env.ELECTRON_RENDERER_URL;
+  let devUrl: string | null = null;
+  if (!packaged && dev) {
+    try {
+      const u = new URL(dev);
+      if (u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1')) devUrl = u.origin;
+    } catch {
+      devUrl = null;
+    }
+  }
+  return { indexFile: path.join(mainDir, '..', 'renderer', 'index.html'), devUrl };
+}
+
+/** May a frame at `url` use the engine? Only the app's own page (file or dev server origin). */
+export function isTrustedRendererUrl(url: string | undefined | null, loc: RendererLocation): boolean {
+  if (!url) return false;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol === 'file:') {
+    const own = pathToFileURL(loc.indexFile);
+    return u.pathname === own.pathname && u.host === own.host;
+  }
+  return loc.devUrl !== null && u.origin === loc.devUrl;
+}
+
+/** Navigation inside the window is allowed only to the app's own page (reloads). */
+export function isAllowedNavigation(url: string, loc: RendererLocation): boolean {
+  return isTrustedRendererUrl(url, loc);
+}
+
+export interface DialogSpec {
+  title: string;
+  properties: ('openFile' | 'openDirectory' | 'showHiddenFiles' | 'dontAddToRecent')[];
+  filters?: { name: string; extensions: string[] }[];
+}
+
+export function dialogFor(kind: PickKind): DialogSpec {
+  switch (kind) {
+    case 'folder':
+      return { title: 'Open a Fluent Bit store_dir or bucket root', properties: ['openDirectory', 'showHiddenFiles', 'dontAddToRecent'] };
+    case 'archive':
+      return {
+        title: 'Open an archive of a store_dir',
+        properties: ['openFile', 'dontAddToRecent'],
+        filters: [
+          { name: 'Store archives', extensions: ['tar', 'gz', 'tgz'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+    case 'config':
+      return {
+        title: 'Import a Fluent Bit configuration',
+        properties: ['openFile', 'showHiddenFiles', 'dontAddToRecent'],
+        filters: [
+          { name: 'Fluent Bit config', extensions: ['conf', 'yaml', 'yml'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+    case 'listing':
+      return {
+        title: 'Import an S3 listing (aws s3api JSON)',
+        properties: ['openFile', 'dontAddToRecent'],
+        filters: [
+          { name: 'JSON', extensions: ['json'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+  }
+}
