@@ -1,4 +1,127 @@
+/**
+ * `store-doctor scan <path> [--json] [--records|--no-records]`: what is in a store, as Fluent Bit
+ * sees it. Exit 0 when it reads cleanly, 3 when some chunks are damaged, 2 for bad usage or
+ * unreadable input.
+ */
 import type { Command } from 'commander';
+import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../shared/model';
+import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
+import { scanStore, StoreError } from '../../engine/store';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
 
-/** Placeholder until the `scan` command lands; replaced by its owner. */
-export function registerScan(_program: Command): void {}
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+function timeRange(chunks: ChunkInfo[]): string {
+  const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);
+  if (!ts.length) return '';
+  const ms = ts.map((t) => [Date.parse(t), t] as const).filter(([m]) => !Number.isNaN(m));
+  if (!ms.length) return '';
+  ms.sort((a, b) => a[0] - b[0]);
+  return `  oldest ${ms[0][1]}  newest ${ms[ms.length - 1][1]}`;
+}
+
+function statusCounts(chunks: ChunkInfo[]): string {
+  const m = new Map<string, number>();
+  for (const c of chunks) m.set(c.status, (m.get(c.status) ?? 0) + 1);
+  return [...m].map(([s, n]) => `${n} ${s}`).join(', ');
+}
+
+function streamLines(s: StreamInfo): string[] {
+  const tags = [...new Set(s.chunks.map((c) => c.tag).filter((t): t is string => t !== null))];
+  const records = s.chunks.reduce((a, c) => a + (c.records ?? 0), 0);
+  const showTags = s.kind === 'data' || s.kind === 'quarantine';
+  const head =
+    `  ${s.name}/  [${s.kind}]  ${s.chunks.length} chunk${s.chunks.length === 1 ? '' : 's'}, ${formatBytes(s.totalBytes)}` +
+    (showTags && s.chunks.length ? `, ${records} records` : '') +
+    (s.chunks.length ? `  (${statusCounts(s.chunks)})` : '');
+  const out = [head];
+  if (showTags && tags.length) out.push(`      tags: ${tags.slice(0, 8).join(', ')}${tags.length > 8 ? `, … (${tags.length})` : ''}`);
+  const range = showTags ? timeRange(s.chunks) : '';
+  if (range) out.push(`      ${range.trim()}`);
+  if (s.kind === 'multipart') {
+    for (const c of s.chunks) {
+      const mp = c.multipart;
+      if (mp) out.push(`      ${c.name}: ${mp.s3Key} upload ${mp.uploadId}, parts ${mp.completeParts.map((p) => p.partNumber).join(',') || 'none'}${mp.problems.length ? ` — ${mp.problems.join(' ')}` : ''}`);
+    }
+  }
+  for (const c of s.chunks) if (c.status !== 'ok') out.push(`      ! ${c.name}: ${c.status} — ${c.message}`);
+  if (s.writable === false) out.push('      ! not writable: Fluent Bit skips this stream silently');
+  for (const i of s.ignored) out.push(`      - ignored ${i.path}: ${i.reason}`);
+  out.push(`      graceful stop: ${s.fateOnGracefulStop}`);
+  return out;
+}
+
+function rootLines(r: RootReport): string[] {
+  const t = r.totals;
+  const out = [
+    `Root ${r.bucket}  ${r.path}`,
+    `  ${t.chunks} chunks, ${formatBytes(t.bytes)}, ${t.records} records; ${t.pending} pending, ${t.quarantined} quarantined, ${t.damaged} damaged`,
+  ];
+  const damaged = r.streams.flatMap((s) => s.chunks).filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status));
+  for (const c of damaged) out.push(`  ✗ ${c.path}: ${c.status} — ${c.message}`);
+  if (r.seqIndex.length === 0) out.push(`  seq index: none. ${r.sequence.message}`);
+  for (const s of r.seqIndex) {
+    out.push(`  seq index ${s.fileName} (output ${s.outputId ?? '?'}): raw "${s.raw}" → ${s.valueText ?? 'unreadable'} [${s.status}] ${s.message}`);
+  }
+  if (r.sequence.present) out.push(`  sequence/: ${r.sequence.message}`);
+  for (const s of r.streams) out.push(...streamLines(s));
+  for (const i of r.ignored) out.push(`  - ignored ${i.path}: ${i.reason}`);
+  return out;
+}
+
+export function formatReport(report: StoreReport): string {
+  const out = [`${report.source.path}: ${report.source.description}`];
+  if (report.problems.length) {
+    out.push('Problems:');
+    for (const p of report.problems) out.push(`  ${p.severity === 'error' ? '✗' : p.severity === 'warning' ? '!' : '-'} ${p.path}: ${p.message}`);
+  }
+  if (report.roots.length === 0) out.push('No bucket roots.');
+  for (const r of report.roots) out.push('', ...rootLines(r));
+  return out.join('\n') + '\n';
+}
+
+/** Exit code for a report: 2 when input could not be read, 3 when chunks are damaged, else 0. */
+export function scanExitCode(report: StoreReport): number {
+  if (report.problems.some((p) => p.severity === 'error')) return EXIT.USAGE;
+  if (report.roots.some((r) => r.totals.damaged > 0)) return EXIT.DAMAGED;
+  return EXIT.OK;
+}
+
+export function registerScan(program: Command): void {
+  program
+    .command('scan')
+    .description('Show everything in a store_dir, one bucket root, or a .tar/.tar.gz snapshot, as Fluent Bit sees it')
+    .argument('<path>', 'store_dir, store_dir/<bucket>, or a .tar/.tar.gz of either')
+    .option('--json', 'print the StoreReport as JSON')
+    .option('--records', 'count records in every data chunk (default)')
+    .option('--no-records', 'read headers only (faster)')
+    .action(async (p: string, opts: { json?: boolean; records?: boolean }) => {
+      const ac = cancelOnSigint();
+      let report: StoreReport;
+      try {
+        report = await scanStore(p, {
+          records: opts.records !== false,
+          signal: ac.signal,
+          onProgress: (pr) => progressLine(`scanning ${pr.done}/${pr.total ?? '?'} files, ${formatBytes(pr.bytes ?? 0)}`),
+        });
+      } catch (err) {
+        if (err instanceof StoreError) throw new CliError(err.message, EXIT.USAGE);
+        throw err;
+      } finally {
+        clearProgress();
+      }
+      if (opts.json) printJson(report);
+      else process.stdout.write(formatReport(report));
+      process.exitCode = scanExitCode(report);
+    });
+}

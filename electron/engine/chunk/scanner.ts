@@ -1,0 +1,160 @@
+/**
+ * One-pass analysis of a chunk file fed as a byte stream (from a file descriptor or a tar entry):
+ * header decode, CRC when the field is set, streaming record count, slack check, metadata bytes.
+ * Memory is bounded: only the header/metadata, first/last line and (optionally, capped) the content
+ * are kept.
+ */
+import { applyCrcResult, decodeChunkHeader, MAX_HEAD_NEEDED, type ChunkHeader } from './header';
+import { crc32, crcHex } from './crc32';
+import { RecordCounter, type RecordCount } from './records';
+
+export interface ScanOptions {
+  /** Count JSON-lines records (reads the whole content). Default true. */
+  records?: boolean;
+  /** Keep the content bytes up to this many (for multipart records); 0 = none. */
+  keepContent?: number;
+}
+
+export interface ChunkAnalysis {
+  header: ChunkHeader;
+  meta: Buffer | null;
+  count: RecordCount | null;
+  /** Slack after the logical end is all zero; null when not read. */
+  slackZero: boolean | null;
+  /** Content bytes when asked for (null otherwise or when longer than the cap). */
+  content: Buffer | null;
+}
+
+export class ChunkScanner {
+  private head: Buffer[] = [];
+  private headLen = 0;
+  /** File offset of the next byte pushed. */
+  private pos = 0;
+  private header: ChunkHeader | null = null;
+  private counter: RecordCounter | null = null;
+  private crc = 0;
+  private doCrc = false;
+  private slackZero: boolean | null = null;
+  private meta: Buffer[] = [];
+  private content: Buffer[] | null = null;
+  private contentLen = 0;
+  private readonly records: boolean;
+  private readonly keep: number;
+
+  constructor(
+    private readonly fileSize: number,
+    opts: ScanOptions = {},
+  ) {
+    this.records = opts.records ?? true;
+    this.keep = opts.keepContent ?? 0;
+  }
+
+  /** File offset up to which bytes are still wanted; reading may stop once `position >= needUntil`. */
+  get needUntil(): number {
+    const h = this.header;
+    if (!h) return Math.min(this.fileSize, MAX_HEAD_NEEDED);
+    if (h.contentStart === null) return 0;
+    const needContent = this.records || this.doCrc || this.keep > 0;
+    return needContent ? this.fileSize : Math.min(h.contentStart, this.fileSize);
+  }
+
+  /** Bytes pushed so far. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** Feed the next bytes of the file, in order. */
+  push(buf: Buffer): void {
+    if (buf.length === 0) return;
+    if (this.header) {
+      this.body(buf, this.pos);
+      this.pos += buf.length;
+      return;
+    }
+    this.head.push(buf);
+    this.headLen += buf.length;
+    this.pos += buf.length;
+    const head = this.head.length === 1 ? this.head[0] : Buffer.concat(this.head);
+    this.head = [head];
+    const h = decodeChunkHeader(head, this.fileSize);
+    if (h.needBytes !== null && this.headLen < Math.min(h.needBytes, this.fileSize)) {
+      // Keep a copy: the caller may reuse `buf` for its next read.
+      if (head === buf) this.head = [Buffer.from(buf)];
+      return;
+    }
+    this.start(h);
+    this.head = [];
+    this.body(head, 0);
+  }
+
+  private start(h: ChunkHeader): void {
+    this.header = h;
+    const usable = h.status === 'ok' || h.status === 'legacy-length' || h.status === 'truncated' || h.status === 'crc-mismatch';
+    if (this.records && usable) this.counter = new RecordCounter();
+    this.doCrc = h.crcCheck && h.crcComputed === null && (h.status === 'ok' || h.status === 'legacy-length');
+    if (this.keep > 0 && usable) this.content = [];
+  }
+
+  /** Process `buf`, which starts at file offset `start`. */
+  private body(buf: Buffer, start: number): void {
+    const h = this.header as ChunkHeader;
+    if (h.contentStart === null) return;
+    const end = start + buf.length;
+    const mEnd = Math.min(h.contentStart, this.fileSize);
+    if (start < mEnd && end > 24) this.meta.push(Buffer.from(buf.subarray(Math.max(24, start) - start, Math.min(mEnd, end) - start)));
+    if (h.logicalEnd === null) return;
+    if (this.doCrc) {
+      const a = Math.max(22, start);
+      const b = Math.min(h.logicalEnd, end);
+      if (b > a) this.crc = crc32(buf.subarray(a - start, b - start), this.crc);
+    }
+    // Content region; for a truncated file, the part that is present.
+    const a = Math.max(h.contentStart, start);
+    const b = Math.min(h.logicalEnd, this.fileSize, end);
+    if (b > a) {
+      const piece = buf.subarray(a - start, b - start);
+      this.counter?.push(piece);
+      if (this.content) {
+        if (this.contentLen + piece.length > this.keep) this.content = null;
+        else {
+          this.content.push(Buffer.from(piece));
+          this.contentLen += piece.length;
+        }
+      }
+    }
+    if (end > h.logicalEnd && h.status !== 'truncated' && h.status !== 'zero-byte') {
+      if (this.slackZero === null) this.slackZero = true;
+      if (this.slackZero) {
+        const s = buf.subarray(Math.max(h.logicalEnd, start) - start);
+        for (let i = 0; i < s.length; i++) {
+          if (s[i] !== 0) {
+            this.slackZero = false;
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /** End of input (or enough of it): the analysis. */
+  finish(): ChunkAnalysis {
+    let h = this.header;
+    if (!h) {
+      // The input ended before the header could be decided (file shrank while read).
+      const head = this.head.length ? Buffer.concat(this.head) : Buffer.alloc(0);
+      h = decodeChunkHeader(head, head.length);
+      this.start(h);
+      this.body(head, 0);
+    }
+    if (this.doCrc && this.pos >= (h.logicalEnd ?? Infinity)) applyCrcResult(h, crcHex(this.crc));
+    this.doCrc = false;
+    if (h.logicalEnd === this.fileSize && (h.status === 'ok' || h.status === 'legacy-length' || h.status === 'crc-mismatch')) this.slackZero = true;
+    else if (this.pos < this.fileSize) this.slackZero = null;
+    let count: RecordCount | null = this.counter ? this.counter.finish() : null;
+    if (!count && this.records && h.status === 'zero-byte') count = { records: 0, firstRecordTime: null, lastRecordTime: null };
+    const metaLen = this.meta.reduce((n, b) => n + b.length, 0);
+    const meta = h.status === 'zero-byte' ? Buffer.alloc(0) : h.metaLength !== null && metaLen === h.metaLength ? Buffer.concat(this.meta) : null;
+    const content = this.content ? Buffer.concat(this.content) : null;
+    return { header: h, meta, count, slackZero: this.slackZero, content };
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Store reading (spec §1, §5): open a store_dir, one root, or a .tar/.tar.gz snapshot of either
+ * (read in place), scan it into a StoreReport exactly as Fluent Bit classifies it, read one chunk
+ * or a page of its records, parse seq_index files, and watch a live store. Never writes.
+ */
+export { scanStore, type ScanStoreOptions } from './scan';
+export { readChunk, readRecords, splitArchivePath } from './read';
+export { watchStore, type StoreWatcher } from './watch';
+export { StoreError } from './errors';
+export { parseSeqIndex, seqIndexInfo, type ParsedSeqIndex } from './seq-index';
+export { streamKind, streamStartTime } from './classify';

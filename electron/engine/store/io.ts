@@ -1,0 +1,105 @@
+/**
+ * Thin promise wrappers over the callback fs API (cheaper than FileHandle for 100k small files),
+ * and the per-file chunk analysis over a file descriptor. Read-only: files are opened O_RDONLY
+ * with O_NOFOLLOW, nothing is ever written.
+ */
+import * as fs from 'node:fs';
+import { ChunkScanner, type ChunkAnalysis, type ScanOptions } from '../chunk';
+
+export function open(p: fs.PathLike): Promise<number> {
+  return new Promise((res, rej) => fs.open(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0), (e, fd) => (e ? rej(e) : res(fd))));
+}
+
+export function close(fd: number): Promise<void> {
+  return new Promise((res) => fs.close(fd, () => res()));
+}
+
+export function fstat(fd: number): Promise<fs.Stats> {
+  return new Promise((res, rej) => fs.fstat(fd, (e, st) => (e ? rej(e) : res(st))));
+}
+
+export function read(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
+  return new Promise((res, rej) => fs.read(fd, buf, 0, length, position, (e, n) => (e ? rej(e) : res(n))));
+}
+
+export interface FileAnalysis {
+  size: number;
+  mtime: string;
+  mode: number;
+  analysis: ChunkAnalysis;
+  bytesRead: number;
+}
+
+/** Size of the first read when only the header is wanted: one page covers the usual metadata. */
+const HEAD_BLOCK = 4096;
+
+/**
+ * Analyse one chunk file: one small read for the header (and metadata), then, when records are
+ * counted or a CRC must be checked, the rest in `buf`-sized reads. `buf` is reused by the caller.
+ */
+export async function analyzeFile(p: fs.PathLike, opts: ScanOptions, buf: Buffer): Promise<FileAnalysis> {
+  const fd = await open(p);
+  try {
+    const st = await fstat(fd);
+    const size = st.size;
+    const scanner = new ChunkScanner(size, opts);
+    let pos = 0;
+    let first = true;
+    while (pos < scanner.needUntil) {
+      const want = first && opts.records === false && !opts.keepContent ? Math.min(HEAD_BLOCK, buf.length) : buf.length;
+      first = false;
+      const n = await read(fd, buf, Math.min(want, size - pos), pos);
+      if (n === 0) break; // the file shrank under us: analysed as far as it goes
+      scanner.push(buf.subarray(0, n));
+      pos += n;
+    }
+    return { size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
+  } finally {
+    await close(fd);
+  }
+}
+
+/** Read a whole small file (capped), with its stat. */
+export async function readSmall(p: fs.PathLike, cap: number): Promise<{ bytes: Buffer; size: number; mtime: string; mode: number }> {
+  const fd = await open(p);
+  try {
+    const st = await fstat(fd);
+    const want = Math.min(st.size, cap);
+    const b = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = await read(fd, b, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { bytes: b.subarray(0, got), size: st.size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777 };
+  } finally {
+    await close(fd);
+  }
+}
+
+/**
+ * Synchronous {@link analyzeFile}: no thread-pool hop per syscall, which makes a store of 100k
+ * small files several times faster. Callers run it in short slices between event-loop turns.
+ */
+export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer): FileAnalysis {
+  const fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const st = fs.fstatSync(fd);
+    const size = st.size;
+    const scanner = new ChunkScanner(size, opts);
+    let pos = 0;
+    let first = true;
+    while (pos < scanner.needUntil) {
+      const want = first && opts.records === false && !opts.keepContent ? Math.min(HEAD_BLOCK, buf.length) : buf.length;
+      first = false;
+      const n = fs.readSync(fd, buf, 0, Math.min(want, size - pos), pos);
+      if (n === 0) break;
+      scanner.push(buf.subarray(0, n));
+      pos += n;
+    }
+    return { size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
+  } finally {
+    fs.closeSync(fd);
+  }
+}

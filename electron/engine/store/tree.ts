@@ -1,0 +1,99 @@
+/**
+ * The in-memory picture of a store's entries (from a directory walk or a tar stream) and the
+ * decision of what a path is: a `store_dir` (one folder per bucket root) or one root.
+ */
+import type { ChunkAnalysis } from '../chunk';
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface TreeNode {
+  /** Display name (escaped when the bytes are not UTF-8). */
+  name: string;
+  type: EntryType;
+  size: number;
+  mtime: string | null;
+  /** Permission bits when known. */
+  mode: number | null;
+  /** Name bytes were not valid UTF-8. */
+  badName?: boolean;
+  /** Where to read it from on disk (directory sources). */
+  fsPath?: string | Buffer;
+  children?: Map<string, TreeNode>;
+  /** A directory whose listing failed (its children are unknown). */
+  listError?: string;
+  /** Analysis of a chunk candidate. */
+  analysis?: ChunkAnalysis;
+  /** Exact bytes of a small file (seq index), capped. */
+  raw?: Buffer;
+  /** Reading the file failed. */
+  readError?: string;
+  linkTarget?: string | null;
+  /** Not writable by us (Fluent Bit would skip a stream it cannot write). Null when unknown. */
+  writable?: boolean | null;
+}
+
+export const RESERVED_STREAMS = ['multipart_upload_metadata', 'quarantine', 'sequence'] as const;
+/** `%Y-%m-%dT%H:%M:%S`, or the Windows `%H-%M-%S` variant. */
+export const STREAM_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})[:-](\d{2})[:-](\d{2})$/;
+
+export function newDir(name: string, extra: Partial<TreeNode> = {}): TreeNode {
+  return { name, type: 'directory', size: 0, mtime: null, mode: null, children: new Map(), ...extra };
+}
+
+function isStreamLikeName(name: string): boolean {
+  return (RESERVED_STREAMS as readonly string[]).includes(name) || STREAM_TIME_RE.test(name);
+}
+
+function dirs(n: TreeNode): TreeNode[] {
+  return n.children ? [...n.children.values()].filter((c) => c.type === 'directory' && !c.name.startsWith('.')) : [];
+}
+
+function hasFiles(n: TreeNode): boolean {
+  return !!n.children && [...n.children.values()].some((c) => c.type === 'file' && !c.name.startsWith('.'));
+}
+
+/**
+ * A folder looks like a root when it holds stream-like folders (timestamp names,
+ * `multipart_upload_metadata`, `quarantine`, `sequence`), or when its folders hold files and no
+ * folders (streams with custom names).
+ */
+export function isRootLike(n: TreeNode): boolean {
+  const ds = dirs(n);
+  if (ds.some((d) => isStreamLikeName(d.name))) return true;
+  return ds.length > 0 && ds.every((d) => dirs(d).length === 0) && ds.some(hasFiles);
+}
+
+/** A folder looks like a store_dir when one of its folders looks like a root or is empty. */
+export function isStoreDirLike(n: TreeNode): boolean {
+  return dirs(n).some((d) => isRootLike(d) || (d.children !== undefined && d.children.size === 0));
+}
+
+export interface Layout {
+  kind: 'store_dir' | 'root';
+  /** Path segments from the walk's top to the node that is the store_dir or the root. */
+  prefix: string[];
+  node: TreeNode;
+}
+
+/**
+ * What `top` is. For archives (`descend`), single wrapping folders are stepped into (a tar of
+ * `store/` or of `data/run/store/`) until something store-like appears.
+ */
+export function detectLayout(top: TreeNode, descend: boolean): Layout | null {
+  let node = top;
+  const prefix: string[] = [];
+  if (descend) {
+    for (;;) {
+      if (isRootLike(node) || isStoreDirLike(node)) break;
+      const kids = node.children ? [...node.children.values()].filter((c) => !c.name.startsWith('.')) : [];
+      if (kids.length !== 1 || kids[0].type !== 'directory' || !kids[0].children || kids[0].children.size === 0) break;
+      node = kids[0];
+      prefix.push(node.name);
+    }
+  }
+  if (isRootLike(node)) return { kind: 'root', prefix, node };
+  if (isStoreDirLike(node)) return { kind: 'store_dir', prefix, node };
+  if (node.children && node.children.size === 0) return { kind: 'root', prefix, node };
+  if (dirs(node).length > 0) return { kind: 'store_dir', prefix, node };
+  return null;
+}
