@@ -1,0 +1,76 @@
+/** Plan and apply writes (repair wizard, replay, multipart) through `repair.plan` / `repair.apply`. */
+import type { RequestInput } from '../../../shared/contract';
+import type { PlanFlowState } from '../state/planFlow';
+import { connectionInput, useEvidence } from '../state/evidence';
+import { useSession } from '../state/session';
+import type { StoreApi } from 'zustand';
+import { cancelTask, describeError, isCancelled, runTask } from './run';
+import { rescan } from './store';
+
+type Flow = StoreApi<PlanFlowState>;
+
+function planInput(flow: Flow): RequestInput<'repair.plan'> | null {
+  const opened = useSession.getState().opened;
+  if (!opened) return null;
+  const { params } = flow.getState();
+  const input: RequestInput<'repair.plan'> = { storeId: opened.storeId, action: params.action };
+  const outputId = params.outputId ?? useEvidence.getState().outputId;
+  if (outputId != null) input.outputId = outputId;
+  if (params.action === 'repair-index' && params.value.trim() !== '') input.value = Number(params.value.trim());
+  if (params.action === 'protect-index') input.method = params.method;
+  if (params.action === 'replay') input.includeActive = params.includeActive;
+  if (params.force) input.force = true;
+  if (params.action === 'replay' || params.action === 'multipart' || params.action === 'recover-versions') {
+    input.connection = connectionInput(useEvidence.getState().connection);
+  }
+  return input;
+}
+
+export async function makePlan(flow: Flow): Promise<void> {
+  const input = planInput(flow);
+  if (!input) return;
+  const value = flow.getState().params.value.trim();
+  if (input.action === 'repair-index' && value !== '' && !/^\d+$/.test(value)) {
+    flow.getState().fail(`"${value}" is not an index: type a whole number, or leave it blank for the safe value.`);
+    return;
+  }
+  flow.getState().planning();
+  try {
+    const plan = await runTask('repair.plan', input, `Planning ${input.action}`);
+    flow.getState().planned(plan);
+  } catch (e) {
+    flow.getState().fail(describeError(e, 'Planning'));
+  }
+}
+
+export async function applyPlan(flow: Flow): Promise<void> {
+  const input = planInput(flow);
+  if (!input) return;
+  if (useSession.getState().changed) {
+    flow.getState().fail('The store changed on disk: writes are blocked until you rescan.');
+    return;
+  }
+  const confirm = flow.getState().confirmText;
+  try {
+    const result = await runTask('repair.apply', { ...input, confirm }, `Applying ${input.action}`, {
+      onStart: (taskId) => flow.getState().applying(taskId),
+    });
+    flow.getState().applied(result);
+  } catch (e) {
+    if (isCancelled(e)) flow.getState().cancelled('Cancelled. What was done before the cancel stays done; run it again to resume.');
+    else flow.getState().fail(describeError(e, 'Applying'));
+    return;
+  }
+  await rescan();
+}
+
+export async function cancelApply(flow: Flow): Promise<void> {
+  const taskId = flow.getState().taskId;
+  if (taskId) await cancelTask(taskId);
+}
+
+/** Start undoing the last applied change: plan the undo and show its diff. */
+export async function planUndo(flow: Flow): Promise<void> {
+  flow.getState().setParams({ action: 'undo', force: false });
+  await makePlan(flow);
+}

@@ -1,0 +1,55 @@
+/** Display formatting only (bytes, times, hex): no domain facts are computed here. */
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/Z$/, ' UTC');
+}
+
+export function formatAge(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `${h} h`;
+  return `${Math.round(h / 24)} d`;
+}
+
+export function formatCount(n: number | null | undefined): string {
+  return n == null ? '—' : n.toLocaleString('en-US');
+}
+
+/** Hex text (any spacing) → rows of 16 bytes: offset, hex, ASCII. */
+export function hexRows(hex: string): { offset: string; hex: string; ascii: string }[] {
+  const clean = hex.replace(/[^0-9a-fA-F]/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i + 1 < clean.length; i += 2) bytes.push(parseInt(clean.slice(i, i + 2), 16));
+  const rows: { offset: string; hex: string; ascii: string }[] = [];
+  for (let i = 0; i < bytes.length; i += 16) {
+    const slice = bytes.slice(i, i + 16);
+    rows.push({
+      offset: i.toString(16).padStart(8, '0'),
+      hex: slice.map((b) => b.toString(16).padStart(2, '0')).join(' '),
+      ascii: slice.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join(''),
+    });
+  }
+  return rows;
+}

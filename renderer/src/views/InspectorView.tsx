@@ -1,0 +1,127 @@
+/** One chunk: header fields, hex of the header, and its records page by page as JSON. */
+import { loadRecords } from '../actions/inspector';
+import { RECORDS_PAGE_SIZE, useInspector } from '../state/inspector';
+import { useSession } from '../state/session';
+import { Badge } from '../components/Badge';
+import { ErrorText } from '../components/ErrorText';
+import { formatBytes, formatCount, formatTime, hexRows } from '../format';
+import type { ReactNode } from 'react';
+import type { ChunkInfo } from '../../../shared/model';
+
+function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
+  const rows: [string, ReactNode][] = [
+    ['Path', <code key="p">{chunk.path}</code>],
+    ['Status', <><Badge kind={chunk.status === 'ok' ? 'ok' : 'error'}>{chunk.status}</Badge> {chunk.message}</>],
+    ['Fluent Bit will', chunk.fluentBitAction],
+    ['File size', `${formatCount(chunk.fileSize)} bytes (${formatBytes(chunk.fileSize)})`],
+    ['Modified', formatTime(chunk.mtime)],
+    ['CRC field', chunk.crcField ?? '—'],
+    ['CRC computed', chunk.crcComputed ?? '—'],
+    ['Content length field', formatCount(chunk.contentLengthField)],
+    ['Content length (resolved)', formatCount(chunk.contentLength)],
+    ['Metadata length', formatCount(chunk.metaLength)],
+    ['Tag / metadata', chunk.tag != null ? <code key="t">{chunk.tag}</code> : '—'],
+    ['Metadata hex', chunk.metaHex ? <code key="m" className="wrap">{chunk.metaHex}</code> : '—'],
+    ['Records', formatCount(chunk.records) + (chunk.badLines ? ` (${chunk.badLines} lines are not JSON objects)` : '')],
+    ['First record', formatTime(chunk.firstRecordTime)],
+    ['Last record', formatTime(chunk.lastRecordTime)],
+    ['Slack after end is zero', chunk.slackZero == null ? '—' : chunk.slackZero ? 'yes' : 'no'],
+  ];
+  return (
+    <dl className="kv" data-testid="header-fields">
+      {rows.map(([k, v]) => (
+        <div key={k} className="kv-row">
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Multipart({ chunk }: { chunk: ChunkInfo }) {
+  const m = chunk.multipart;
+  if (!m) return null;
+  return (
+    <section className="card">
+      <h3>Multipart record</h3>
+      <p>
+        <code>{m.s3Key}</code> upload <code>{m.uploadId}</code>: {m.parts.length} parts parsed, {m.completeParts.length} would be completed.
+      </p>
+      {m.stoppedAt && (
+        <p className="warning-text">
+          Parsing stops at line {m.stoppedAt.line} (<code>{m.stoppedAt.text}</code>): {m.stoppedAt.reason}
+        </p>
+      )}
+      {m.problems.map((p, i) => (
+        <p key={i} className="error">
+          {p}
+        </p>
+      ))}
+    </section>
+  );
+}
+
+export function InspectorView() {
+  const { target, chunk, headerHex, page, loading, error } = useInspector();
+  const storeOpen = useSession((s) => !!s.opened);
+  if (!storeOpen) return null;
+  if (!target) {
+    return (
+      <div className="view">
+        <h2>Inspector</h2>
+        <p className="muted">Pick a chunk in the Chunks view to inspect it.</p>
+      </div>
+    );
+  }
+  const from = page ? page.offset + 1 : 0;
+  const to = page ? page.offset + page.records.length : 0;
+  return (
+    <div className="view">
+      <h2>
+        Inspector <code className="subtle">{target.chunkPath}</code>
+      </h2>
+      <ErrorText error={error} />
+      {chunk && (
+        <div className="split">
+          <section className="card">
+            <h3>Header</h3>
+            <HeaderFields chunk={chunk} />
+          </section>
+          <section className="card">
+            <h3>Header bytes</h3>
+            <pre className="hex" data-testid="header-hex" aria-label="Hex dump of the header">
+              {hexRows(headerHex ?? '')
+                .map((r) => `${r.offset}  ${r.hex.padEnd(47)}  ${r.ascii}`)
+                .join('\n')}
+            </pre>
+          </section>
+        </div>
+      )}
+      {chunk && <Multipart chunk={chunk} />}
+      <section className="card" aria-label="Records">
+        <div className="section-head">
+          <h3>Records</h3>
+          <span className="muted">
+            {page && page.records.length > 0 ? `${formatCount(from)}–${formatCount(to)} of ${page.total != null ? formatCount(page.total) : 'many'}` : ''}
+          </span>
+          <button type="button" disabled={loading || !page || page.offset === 0} onClick={() => void loadRecords(Math.max(0, (page?.offset ?? 0) - RECORDS_PAGE_SIZE))}>
+            ← Previous
+          </button>
+          <button type="button" disabled={loading || page?.nextOffset == null} onClick={() => page?.nextOffset != null && void loadRecords(page.nextOffset)}>
+            Next →
+          </button>
+        </div>
+        {loading && <p className="muted">Loading…</p>}
+        {page && page.records.length === 0 && <p className="muted">No records.</p>}
+        <ol className="records" start={from} data-testid="records">
+          {page?.records.map((r, i) => (
+            <li key={page.offset + i}>
+              <pre>{JSON.stringify(r, null, 2)}</pre>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+/** Multipart: records in the store and uploads on the server; complete or abort through a plan. */
+import { makePlan } from '../actions/repair';
+import { useEvidence } from '../state/evidence';
+import { useMultipart } from '../state/planFlow';
+import { useSession } from '../state/session';
+import { ErrorText } from '../components/ErrorText';
+import { PlanReview } from '../components/PlanReview';
+import { formatTime } from '../format';
+
+export function MultipartView() {
+  const s = useMultipart();
+  const report = useSession((x) => x.opened?.report ?? null);
+  const uploads = useEvidence((x) => x.evidence?.multipartUploads ?? null);
+  const records = (report?.roots ?? []).flatMap((root) =>
+    root.streams.flatMap((st) => st.chunks.filter((c) => c.multipart).map((c) => ({ bucket: root.bucket, chunk: c, m: c.multipart! }))),
+  );
+  return (
+    <div className="view">
+      <h2>Multipart uploads</h2>
+      <section className="card" aria-label="Multipart records in the store">
+        <h3>Records in the store ({records.length})</h3>
+        {records.length === 0 ? (
+          <p className="muted">No multipart record in multipart_upload_metadata/.</p>
+        ) : (
+          <table className="compact">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Upload id</th>
+                <th className="num">Parts</th>
+                <th className="num">Would complete</th>
+                <th>Notes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {records.map(({ chunk, m }) => (
+                <tr key={chunk.path}>
+                  <td>
+                    <code>{m.s3Key}</code>
+                  </td>
+                  <td>
+                    <code className="wrap">{m.uploadId}</code>
+                  </td>
+                  <td className="num">{m.parts.length}</td>
+                  <td className="num">{m.completeParts.length}</td>
+                  <td>{[...m.problems, m.stoppedAt ? `stops at line ${m.stoppedAt.line}: ${m.stoppedAt.reason}` : ''].filter(Boolean).join('; ') || chunk.fluentBitAction}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card" aria-label="Uploads on the server">
+        <h3>Uploads on the server</h3>
+        {uploads == null ? (
+          <p className="muted">Not known: list the bucket (or import list-multipart-uploads) in Index &amp; S3.</p>
+        ) : uploads.length === 0 ? (
+          <p>No multipart upload in progress on the server.</p>
+        ) : (
+          <table className="compact">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Upload id</th>
+                <th>Initiated</th>
+                <th className="num">Parts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {uploads.map((u) => (
+                <tr key={u.uploadId}>
+                  <td>
+                    <code>{u.key}</code>
+                  </td>
+                  <td>
+                    <code className="wrap">{u.uploadId}</code>
+                  </td>
+                  <td>{formatTime(u.initiated)}</td>
+                  <td className="num">{u.parts ? u.parts.length : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <form
+        className="row-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void makePlan(useMultipart);
+        }}
+      >
+        <button type="submit" className="primary" disabled={s.phase === 'planning' || s.phase === 'applying'}>
+          {s.phase === 'planning' ? 'Planning…' : 'Plan complete / abort'}
+        </button>
+      </form>
+      {s.phase !== 'review' && s.phase !== 'applied' && <ErrorText error={s.error} />}
+      <PlanReview flow={useMultipart} />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/** Open a store: typed path (folder, store_dir, root or .tar/.tar.gz), native pickers in Electron, recent, demo. */
+import { useState } from 'react';
+import { getClient } from '../client';
+import { openDemo, openStore } from '../actions/store';
+import { useSession } from '../state/session';
+import { ErrorText } from '../components/ErrorText';
+import { formatTime } from '../format';
+import { ConfigImport } from './ConfigImport';
+
+export function OpenView() {
+  const [path, setPath] = useState('');
+  const recent = useSession((s) => s.recent);
+  const appInfo = useSession((s) => s.appInfo);
+  const opening = useSession((s) => s.opening);
+  const opened = useSession((s) => s.opened);
+  const error = useSession((s) => s.error);
+  const client = getClient();
+
+  const pick = async (kind: 'folder' | 'archive') => {
+    const p = await client.pickPath(kind);
+    if (p) {
+      setPath(p);
+      await openStore(p);
+    }
+  };
+
+  return (
+    <div className="view">
+      <h2>Open a Fluent Bit store</h2>
+      <p className="muted">
+        A <code>store_dir</code>, one bucket root inside it, or a <code>.tar</code>/<code>.tar.gz</code> snapshot of either. Store Doctor only reads
+        it{client.door === 'http' ? ' — the path is on the machine running the Store Doctor host' : ''}.
+      </p>
+      <form
+        className="row-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (path.trim()) void openStore(path.trim());
+        }}
+      >
+        <label className="grow">
+          Path
+          <input
+            type="text"
+            name="path"
+            value={path}
+            placeholder="/var/fluent-bit/s3  or  /tmp/store-snapshot.tar.gz"
+            spellCheck={false}
+            onChange={(e) => setPath(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="primary" disabled={opening || !path.trim()}>
+          {opening ? 'Opening…' : 'Open'}
+        </button>
+        {client.canPickPath && (
+          <>
+            <button type="button" onClick={() => void pick('folder')}>
+              Choose folder…
+            </button>
+            <button type="button" onClick={() => void pick('archive')}>
+              Choose archive…
+            </button>
+          </>
+        )}
+      </form>
+      <ErrorText error={error} />
+      {appInfo?.demoAvailable && (
+        <p>
+          <button type="button" onClick={() => void openDemo()} disabled={opening}>
+            Open the demo store
+          </button>{' '}
+          <span className="muted">A small store with an index reset, a backlog and an interrupted multipart upload.</span>
+        </p>
+      )}
+      {opened && <ConfigImport />}
+      <section className="card">
+        <h3>Recent</h3>
+        {recent.length === 0 ? (
+          <p className="muted">Nothing opened yet.</p>
+        ) : (
+          <ul className="recent">
+            {recent.map((r) => (
+              <li key={r.path}>
+                <button type="button" className="link" onClick={() => void openStore(r.path)}>
+                  {r.path}
+                </button>{' '}
+                <span className="muted">{formatTime(r.openedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {appInfo && (
+        <p className="muted small">
+          Store Doctor {appInfo.version} · {appInfo.door === 'host' ? 'loopback web host' : 'desktop'}
+        </p>
+      )}
+    </div>
+  );
+}

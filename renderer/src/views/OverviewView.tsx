@@ -1,0 +1,205 @@
+/** Findings by severity with their actions, streams, seq index cards, and what Fluent Bit will do next. */
+import type { Finding, RootReport, Severity } from '../../../shared/model';
+import { useChunks } from '../state/chunks';
+import { useEvidence } from '../state/evidence';
+import { useRepair } from '../state/planFlow';
+import { useSession } from '../state/session';
+import { Badge } from '../components/Badge';
+import { ErrorText } from '../components/ErrorText';
+import { formatBytes, formatCount, formatTime } from '../format';
+import { FINDING_VIEW } from './findingNav';
+
+const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
+
+function FindingCard({ finding }: { finding: Finding }) {
+  const nav = FINDING_VIEW[finding.code];
+  const go = () => {
+    if (!nav) return;
+    if (nav.action) useRepair.getState().setParams({ action: nav.action, outputId: finding.outputId ?? null });
+    if (finding.code === 'CHUNK_DAMAGED') useChunks.getState().setFilter({ status: 'damaged' });
+    if (finding.code === 'QUARANTINED_DATA') useChunks.getState().setFilter({ status: 'all' });
+    useSession.getState().setView(nav.view);
+  };
+  return (
+    <article className={`finding sev-${finding.severity}`} data-testid="finding" data-code={finding.code}>
+      <header>
+        <Badge kind={finding.severity}>{finding.severity}</Badge> <code className="code">{finding.code}</code>
+        <span className="finding-summary">{finding.summary}</span>
+      </header>
+      {finding.evidence.length > 0 && (
+        <details>
+          <summary>Evidence ({finding.evidence.length})</summary>
+          <ul className="evidence">
+            {finding.evidence.map((e, i) => (
+              <li key={i}>
+                <code>{e}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <p className="finding-action">
+        <strong>What to do:</strong> {finding.action}{' '}
+        {nav && (
+          <button type="button" className="small" onClick={go}>
+            {nav.label} →
+          </button>
+        )}
+      </p>
+    </article>
+  );
+}
+
+function NextSteps({ root }: { root: RootReport }) {
+  return (
+    <section className="card" aria-label={`What Fluent Bit will do with ${root.bucket}`}>
+      <h3>
+        What Fluent Bit will do with <code>{root.bucket}</code>
+      </h3>
+      <h4>On next start</h4>
+      <ul>
+        {root.streams.map((s) => {
+          const actions = new Map<string, number>();
+          for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
+          return (
+            <li key={s.name}>
+              <code>{s.name}</code> ({s.kind}, {s.chunks.length} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
+              {actions.size > 0 && (
+                <ul>
+                  {[...actions].map(([a, n]) => (
+                    <li key={a}>
+                      {n} × {a}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+        {root.seqIndex.map((q) => (
+          <li key={q.path}>
+            <code>{q.fileName}</code>: {q.message}
+          </li>
+        ))}
+      </ul>
+      <h4>On next graceful stop</h4>
+      <ul>
+        {root.streams.map((s) => (
+          <li key={s.name}>
+            <code>{s.name}</code>: {s.fateOnGracefulStop}
+          </li>
+        ))}
+        <li className={root.sequence.deletedOnGracefulStop ? 'error' : ''}>
+          <code>sequence/</code>: {root.sequence.message}
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+export function OverviewView() {
+  const opened = useSession((s) => s.opened);
+  const diagnosis = useEvidence((s) => s.diagnosis);
+  const busy = useEvidence((s) => s.busy);
+  const error = useEvidence((s) => s.error);
+  if (!opened) return null;
+  const { report } = opened;
+  const findings = diagnosis ? [...diagnosis.storeFindings, ...diagnosis.outputs.flatMap((o) => o.findings)] : [];
+  return (
+    <div className="view">
+      <h2>Overview</h2>
+      <p>
+        {report.source.description} <span className="muted">· {report.source.path} · scanned {formatTime(report.scannedAt)}</span>
+        {report.source.readOnly && <Badge kind="info">read-only</Badge>}
+      </p>
+      {report.problems.map((p, i) => (
+        <p key={i} className={p.severity === 'error' ? 'error' : 'warning-text'}>
+          {p.path}: {p.message}
+        </p>
+      ))}
+      <section aria-label="Findings">
+        <h3>Findings</h3>
+        <ErrorText error={error} />
+        {busy === 'diagnose' && !diagnosis && <p className="muted">Diagnosing…</p>}
+        {diagnosis && findings.length === 0 && <p>No findings: nothing looks wrong.</p>}
+        {SEVERITIES.map((sev) => {
+          const list = findings.filter((f) => f.severity === sev);
+          if (list.length === 0) return null;
+          return (
+            <div key={sev} className="severity-group">
+              <h4>
+                {sev} ({list.length})
+              </h4>
+              {list.map((f, i) => (
+                <FindingCard key={`${f.code}-${f.outputId ?? 's'}-${i}`} finding={f} />
+              ))}
+            </div>
+          );
+        })}
+      </section>
+      <section aria-label="Seq index">
+        <h3>Seq index per output</h3>
+        <div className="cards">
+          {report.roots.flatMap((root) =>
+            root.seqIndex.map((q) => {
+              const out = diagnosis?.outputs.find((o) => o.id === q.outputId && o.bucket === root.bucket);
+              return (
+                <div className="card seq" key={q.path} data-testid="seq-card">
+                  <div className="muted small">{root.bucket}</div>
+                  <h4>
+                    <code>{q.fileName}</code> <Badge kind={q.status === 'ok' ? 'ok' : 'error'}>{q.status}</Badge>
+                  </h4>
+                  <div className="big">{q.valueText ?? '—'}</div>
+                  <p className="small">{q.message}</p>
+                  {out && (
+                    <dl className="kv small">
+                      <dt>Highest in bucket</dt>
+                      <dd>{out.highestIndexInBucket ?? '—'}</dd>
+                      <dt>Safe next index</dt>
+                      <dd>{out.safeNextIndex}</dd>
+                    </dl>
+                  )}
+                </div>
+              );
+            }),
+          )}
+          {report.roots.every((r) => r.seqIndex.length === 0) && <p className="muted">No seq_index file in any root.</p>}
+        </div>
+      </section>
+      <section aria-label="Streams">
+        <h3>Streams</h3>
+        <table>
+          <thead>
+            <tr>
+              <th>Root</th>
+              <th>Stream</th>
+              <th>Kind</th>
+              <th className="num">Chunks</th>
+              <th className="num">Size</th>
+              <th>Started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.roots.flatMap((root) =>
+              root.streams.map((s) => (
+                <tr key={`${root.path}/${s.name}`}>
+                  <td>{root.bucket}</td>
+                  <td>
+                    <code>{s.name}</code>
+                  </td>
+                  <td>{s.kind}</td>
+                  <td className="num">{formatCount(s.chunks.length)}</td>
+                  <td className="num">{formatBytes(s.totalBytes)}</td>
+                  <td>{formatTime(s.startTime)}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </section>
+      {report.roots.map((root) => (
+        <NextSteps key={root.path} root={root} />
+      ))}
+    </div>
+  );
+}

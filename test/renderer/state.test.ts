@@ -1,0 +1,178 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { filterAndSort, flattenChunks, streamNames, useChunks } from '../../renderer/src/state/chunks';
+import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/state/planFlow';
+import { selectWritesBlocked, useSession } from '../../renderer/src/state/session';
+import { progressFraction, useTasks } from '../../renderer/src/state/tasks';
+import { useTheme } from '../../renderer/src/state/theme';
+import { connectionInput } from '../../renderer/src/state/evidence';
+import { syntheticReport } from '../e2e/support/synthetic';
+
+const report = syntheticReport(1000, 4);
+const rows = flattenChunks(report);
+
+describe('chunks slice', () => {
+  beforeEach(() => useChunks.getState().reset());
+
+  it('flattens every chunk of every stream with a unique id', () => {
+    expect(rows).toHaveLength(1000);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(1000);
+    expect(streamNames(rows)).toHaveLength(4);
+    expect(flattenChunks(null)).toEqual([]);
+  });
+
+  it('filters by stream, tag (substring, case-insensitive) and status', () => {
+    const stream = streamNames(rows)[1];
+    const byStream = filterAndSort(rows, { stream, tag: '', status: 'all' }, 'none', 'asc');
+    expect(byStream.length).toBeGreaterThan(0);
+    expect(byStream.every((r) => r.chunk.stream === stream)).toBe(true);
+    const byTag = filterAndSort(rows, { stream: '', tag: 'APP.', status: 'all' }, 'none', 'asc');
+    expect(byTag.every((r) => r.chunk.tag!.startsWith('app.'))).toBe(true);
+    expect(byTag.length).toBe(rows.filter((r) => r.chunk.tag!.startsWith('app.')).length);
+    const damaged = filterAndSort(rows, { stream: '', tag: '', status: 'damaged' }, 'none', 'asc');
+    expect(damaged.length).toBe(rows.filter((r) => ['truncated', 'crc-mismatch', 'too-short', 'bad-magic'].includes(r.chunk.status)).length);
+    expect(damaged.length).toBeGreaterThan(0);
+    const zero = filterAndSort(rows, { stream: '', tag: '', status: 'zero-byte' }, 'none', 'asc');
+    expect(zero.every((r) => r.chunk.status === 'zero-byte')).toBe(true);
+  });
+
+  it('sorts by size and age in both directions without touching the input', () => {
+    const before = rows.map((r) => r.id);
+    const big = filterAndSort(rows, { stream: '', tag: '', status: 'all' }, 'size', 'desc');
+    for (let i = 1; i < big.length; i++) expect(big[i - 1].chunk.fileSize).toBeGreaterThanOrEqual(big[i].chunk.fileSize);
+    const old = filterAndSort(rows, { stream: '', tag: '', status: 'all' }, 'age', 'asc');
+    for (let i = 1; i < old.length; i++) expect(old[i - 1].mtimeMs).toBeLessThanOrEqual(old[i].mtimeMs);
+    expect(rows.map((r) => r.id)).toEqual(before);
+  });
+
+  it('toggleSort flips direction on the same key and starts size largest-first', () => {
+    useChunks.getState().toggleSort('size');
+    expect(useChunks.getState()).toMatchObject({ sortKey: 'size', sortDir: 'desc' });
+    useChunks.getState().toggleSort('size');
+    expect(useChunks.getState().sortDir).toBe('asc');
+    useChunks.getState().toggleSort('age');
+    expect(useChunks.getState()).toMatchObject({ sortKey: 'age', sortDir: 'asc' });
+  });
+});
+
+function plan(partial: Partial<Plan> = {}): Plan {
+  return { action: 'repair-index', storePath: '/s', rootPath: '/s/bucket-a', summary: 's', why: [], steps: [{ kind: 'write-file', target: '/s/x', description: 'd' }], warnings: [], refusals: [], ...partial };
+}
+
+describe('plan flow slice', () => {
+  it('walks choose → planning → review → applying → applied and keeps the applied result for undo', () => {
+    const flow = createPlanFlow('repair-index');
+    flow.getState().planning();
+    expect(flow.getState().phase).toBe('planning');
+    flow.getState().planned(plan());
+    expect(flow.getState().phase).toBe('review');
+    flow.getState().applying('t1');
+    expect(flow.getState()).toMatchObject({ phase: 'applying', taskId: 't1' });
+    const result = { action: 'repair-index' as const, applied: true, summary: 'ok', steps: [], undoId: 'u1', verified: true, warnings: [] };
+    flow.getState().applied(result);
+    expect(flow.getState()).toMatchObject({ phase: 'applied', taskId: null, lastApplied: result });
+    flow.getState().setParams({ action: 'undo' });
+    expect(flow.getState()).toMatchObject({ phase: 'choose', plan: null, lastApplied: result });
+    flow.getState().applied({ ...result, action: 'undo' });
+    expect(flow.getState().lastApplied).toBeNull();
+  });
+
+  it('a failure returns to review when there is a plan, and cancel keeps a message', () => {
+    const flow = createPlanFlow('replay');
+    flow.getState().fail('nope');
+    expect(flow.getState()).toMatchObject({ phase: 'choose', error: 'nope' });
+    flow.getState().planned(plan());
+    flow.getState().fail('apply failed');
+    expect(flow.getState()).toMatchObject({ phase: 'review', error: 'apply failed' });
+    flow.getState().cancelled('Cancelled.');
+    expect(flow.getState().phase).toBe('cancelled');
+  });
+
+  it('expects the bucket of the plan root and only allows apply when it is typed exactly', () => {
+    const roots = [{ path: '/s/bucket-a', bucket: 'bucket-a' }, { path: '/s/bucket-b', bucket: 'bucket-b' }];
+    expect(expectedBucket(plan(), roots, null)).toBe('bucket-a');
+    expect(expectedBucket(plan({ rootPath: null }), roots, 'from-output')).toBe('from-output');
+    expect(expectedBucket(plan({ rootPath: null }), roots, null)).toBeNull();
+    const flow = createPlanFlow('repair-index');
+    flow.getState().planned(plan());
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(false);
+    flow.getState().setConfirm('bucket-');
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(false);
+    flow.getState().setConfirm('bucket-a');
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(true);
+    expect(canApply(flow.getState(), 'bucket-a', true)).toBe(false);
+  });
+
+  it('refusals block apply unless forceable and forced', () => {
+    const flow = createPlanFlow('repair-index');
+    flow.getState().planned(plan({ refusals: [{ reason: 'Fluent Bit is running', forceable: true }] }));
+    flow.getState().setConfirm('bucket-a');
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(false);
+    flow.setState({ params: { ...flow.getState().params, force: true } });
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(true);
+    flow.getState().planned(plan({ refusals: [{ reason: 'no index', forceable: false }] }));
+    flow.getState().setConfirm('bucket-a');
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(false);
+    flow.getState().planned(plan({ steps: [] }));
+    flow.getState().setConfirm('bucket-a');
+    expect(canApply(flow.getState(), 'bucket-a', false)).toBe(false);
+  });
+});
+
+describe('session, tasks, theme, connection', () => {
+  it('store.changed for the opened store blocks writes; for another store it is ignored; reopening clears it', () => {
+    const opened = { storeId: 's1', report };
+    useSession.getState().setOpened(opened);
+    useSession.getState().storeChanged({ storeId: 'other', paths: ['x'], at: 'now' });
+    expect(selectWritesBlocked(useSession.getState())).toBe(false);
+    useSession.getState().storeChanged({ storeId: 's1', paths: ['x'], at: 'now' });
+    expect(selectWritesBlocked(useSession.getState())).toBe(true);
+    useSession.getState().setOpened(opened);
+    expect(selectWritesBlocked(useSession.getState())).toBe(false);
+    useSession.getState().close();
+    expect(useSession.getState()).toMatchObject({ opened: null, view: 'open' });
+  });
+
+  it('tracks task progress and fractions', () => {
+    useTasks.getState().start('t', 'store.open', 'Scanning');
+    useTasks.getState().progress('t', { task: 'scan', done: 5, total: 20 });
+    expect(progressFraction(useTasks.getState().tasks.t.progress)).toBe(0.25);
+    expect(progressFraction({ task: 'x', done: 1, total: null })).toBeNull();
+    expect(progressFraction({ task: 'x', done: 1, total: null, bytes: 50, totalBytes: 100 })).toBe(0.5);
+    useTasks.getState().progress('unknown', { task: 'scan', done: 1, total: 1 });
+    expect(useTasks.getState().tasks.unknown).toBeUndefined();
+    useTasks.getState().finish('t');
+    expect(useTasks.getState().tasks).toEqual({});
+  });
+
+  it('cycles the theme system → light → dark → system', () => {
+    useTheme.getState().setMode('system');
+    useTheme.getState().cycle();
+    expect(useTheme.getState().mode).toBe('light');
+    useTheme.getState().cycle();
+    expect(useTheme.getState().mode).toBe('dark');
+    useTheme.getState().cycle();
+    expect(useTheme.getState().mode).toBe('system');
+  });
+
+  it('leaves blank connection fields out of the request', () => {
+    expect(connectionInput({ profile: ' ', region: 'eu-west-1', endpoint: '', pathStyle: false })).toEqual({ region: 'eu-west-1' });
+    expect(connectionInput({ profile: 'p', region: '', endpoint: 'http://127.0.0.1:9000', pathStyle: true })).toEqual({
+      profile: 'p',
+      endpoint: 'http://127.0.0.1:9000',
+      pathStyle: true,
+    });
+  });
+});
+
+describe('error sentences', () => {
+  it('names what failed and the file, once', async () => {
+    const { describeError } = await import('../../renderer/src/actions/run');
+    const { ClientError } = await import('../../renderer/src/client');
+    expect(describeError(new ClientError({ code: 'failed', message: 'bad magic bytes', file: '/s/a.flb' }), 'Reading a.flb')).toBe(
+      'Reading a.flb failed: bad magic bytes (file: /s/a.flb).',
+    );
+    expect(describeError(new ClientError({ code: 'not-found', message: 'no such file: /s/x.', file: '/s/x' }))).toBe('no such file: /s/x.');
+    expect(describeError(new Error('boom'), 'Export')).toBe('Export failed: boom');
+  });
+});

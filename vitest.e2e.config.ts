@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests of the UI in Debian Chromium (playwright-core) against the loopback host
+// (electron/host) serving the built renderer with the real engine. `npx vitest run --config vitest.e2e.config.ts`.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.ts'],
+    environment: 'node',
+    globalSetup: ['test/e2e/support/global-setup.ts', 'test/support/s3-global-setup.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+});
