@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     globalSetup: ['test/e2e/support/global-setup.ts', 'test/support/s3-global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 180_000,

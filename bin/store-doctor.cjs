@@ -3,6 +3,9 @@
 // Runs the TypeScript CLI from the checkout through tsx, so `npx store-doctor` works right
 // after `npm install` with no build step.
 const path = require('node:path');
+// The pinned AWS SDK works on Node 20; its notice about future SDK releases needing Node 22
+// is not actionable for an operator and would pollute every command's stderr.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { register } = require('tsx/cjs/api');
 register();
 require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));

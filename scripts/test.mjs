@@ -93,6 +93,8 @@ try {
       countVitest(e2eJson, 'e2e');
     }
   }
+  // Last: it rebuilds out/ with electron-vite and packs app.asar with a stub Electron (offline).
+  if (existsSync(join(root, 'scripts/package-smoke.mjs'))) check('package smoke', step('package smoke', 'node', ['scripts/package-smoke.mjs']));
 } finally {
   if (rgwStarted) spawnSync('npx', ['tsx', 'test/support/rgw.ts', 'stop'], { stdio: 'inherit' });
 }
