@@ -319,6 +319,12 @@ export interface S3Evidence {
   requests: number;
   /** False when the listing was cut (cancel, error) — conclusions may be incomplete. */
   complete: boolean;
+  /**
+   * Live planner listings: `full` = every key the key format can reach; `focused` = only what a
+   * restart at a given time needs (keys from a time on + the newest partition per tag; see notes).
+   * Absent for offline evidence (whatever the files hold).
+   */
+  coverage?: 'full' | 'focused';
 }
 
 export interface S3ConnectionOptions {
