@@ -89,7 +89,7 @@ try {
     check('renderer build', built);
     const e2eJson = join(out, 'vitest-e2e.json');
     if (built) {
-      npx(['vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`]);
+      npx(['vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], { E2E_SKIP_BUILD: '1' });
       countVitest(e2eJson, 'e2e');
     }
   }

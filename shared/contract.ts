@@ -60,7 +60,19 @@ export const requestSchemas = {
   'evidence.importOffline': z
     .object({ storeId: id, outputId: z.number().int().min(0).optional(), documents: z.array(documentSchema).min(1).max(1000) })
     .strict(),
-  'evidence.live': z.object({ storeId: id, outputId: z.number().int().min(0), connection: connectionSchema }).strict(),
+  /**
+   * `at`: assumed restart time the listing focuses on (default now; give the same `at` to
+   * `diagnose.run`). `fullListing`: list every key even when the key format is time-partitioned.
+   */
+  'evidence.live': z
+    .object({
+      storeId: id,
+      outputId: z.number().int().min(0),
+      connection: connectionSchema,
+      at: z.string().datetime({ offset: true }).optional(),
+      fullListing: z.boolean().optional(),
+    })
+    .strict(),
   'diagnose.run': z.object({ storeId: id, at: z.string().datetime({ offset: true }).optional(), outputId: z.number().int().min(0).optional() }).strict(),
   'repair.plan': z
     .object({

@@ -20,6 +20,7 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--region <region>', 'AWS region for --live (default: the output\'s region)')
     .option('--endpoint <url>', 'S3 endpoint for --live (default: the output\'s endpoint)')
     .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default on, as Fluent Bit)'))
+    .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
     .option('--at <ISO time>', 'assumed restart time for the overwrite check (default: now)');
 }
 
@@ -34,6 +35,7 @@ export interface EvidenceCliOptions {
   region?: string;
   endpoint?: string;
   pathStyle?: boolean;
+  fullListing?: boolean;
   at?: string;
 }
 
@@ -54,9 +56,10 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
   if (opts.listing?.length) out.listing = opts.listing;
   if (opts.versions?.length) out.versions = opts.versions;
   if (opts.multipart?.length) out.multipart = opts.multipart;
-  const liveOnly = (['profile', 'region', 'endpoint', 'pathStyle'] as const).filter((k) => opts[k] !== undefined);
+  const liveOnly = (['profile', 'region', 'endpoint', 'pathStyle', 'fullListing'] as const).filter((k) => opts[k] !== undefined);
+  const flag = (k: (typeof liveOnly)[number]) => (k === 'pathStyle' ? '--path-style' : k === 'fullListing' ? '--full-listing' : `--${k}`);
   if (liveOnly.length && !opts.live) {
-    throw new CliError(`${liveOnly.map((k) => (k === 'pathStyle' ? '--path-style' : `--${k}`)).join(', ')} only apply with --live`, EXIT.USAGE);
+    throw new CliError(`${liveOnly.map(flag).join(', ')} only apply with --live`, EXIT.USAGE);
   }
   if (opts.live) {
     if (opts.endpoint !== undefined) {
@@ -69,6 +72,7 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`--endpoint ${opts.endpoint}: use http:// or https://`, EXIT.USAGE);
     }
     out.live = { enabled: true, profile: opts.profile, region: opts.region, endpoint: opts.endpoint, pathStyle: opts.pathStyle };
+    if (opts.fullListing) out.fullListing = true;
   }
   if (opts.at !== undefined) {
     const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

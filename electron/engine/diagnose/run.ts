@@ -4,9 +4,10 @@
  */
 import type { Diagnosis, FluentBitConfig, Progress, S3ConnectionOptions, S3Evidence, StoreReport } from '../../../shared/model';
 import { findOutput, loadFluentBitConfig } from '../fluentbit';
-import { createS3Client, listForKeyFormat, loadOfflineEvidence } from '../s3';
+import { createS3Client, loadOfflineEvidence } from '../s3';
 import { scanStore } from '../store';
 import { diagnose } from './diagnose';
+import { listLiveEvidence } from './live';
 import { DiagnoseInputError, selectTargets, type Target } from './targets';
 
 export interface RunDiagnosisOptions {
@@ -20,6 +21,11 @@ export interface RunDiagnosisOptions {
   /** Output by instance name (`s3.1`) or alias; resolved against the config. */
   output?: string;
   at?: Date;
+  /**
+   * Live only: list every key the key format can reach even when the format is time-partitioned
+   * (default: a focused listing around `at` and the buffered data, see ./live.ts).
+   */
+  fullListing?: boolean;
   /** Environment for `${VAR}` in the config (default process.env). */
   env?: Record<string, string | undefined>;
   onProgress?: (p: Progress) => void;
@@ -79,6 +85,8 @@ export async function runDiagnosis(opts: RunDiagnosisOptions): Promise<Diagnosis
     if (opts.live.profile) evidenceArgs.push('--profile', opts.live.profile);
     if (opts.live.region) evidenceArgs.push('--region', opts.live.region);
     if (opts.live.endpoint) evidenceArgs.push('--endpoint', opts.live.endpoint);
+    if (opts.fullListing) evidenceArgs.push('--full-listing');
+    const at = opts.at ?? new Date();
     for (const t of targets) {
       if (evidence.has(t.id) || !t.s3) continue;
       const client = createS3Client({
@@ -89,12 +97,13 @@ export async function runDiagnosis(opts: RunDiagnosisOptions): Promise<Diagnosis
         pathStyle: opts.live.pathStyle ?? true,
       });
       try {
-        const ev = await listForKeyFormat(client, {
+        const { evidence: ev } = await listLiveEvidence(client, {
           bucket: t.bucket,
           keyFormat: t.keyFormat,
           tagDelimiters: t.tagDelimiters,
-          versions: true,
-          multipart: true,
+          root: t.root,
+          at,
+          fullListing: opts.fullListing,
           onProgress: opts.onProgress,
           signal: opts.signal,
         });

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { FluentBitConfig } from '../../../shared/model';
 import { readChunk, readRecords, scanStore, watchStore } from '../store';
 import { loadFluentBitConfig, parseFluentBitConfig } from '../fluentbit';
-import { createS3Client, listForKeyFormat, parseOfflineEvidence } from '../s3';
+import { createS3Client, parseOfflineEvidence } from '../s3';
+import { listLiveEvidence } from '../diagnose';
 import type { EngineDeps } from './deps';
 import { applyRepair, confirmationsFor, diagnoseSession, planRepair } from './repair-bridge';
 
@@ -57,15 +58,17 @@ export function defaultDeps(): EngineDeps {
         pathStyle: connection.pathStyle,
       });
       try {
-        return await listForKeyFormat(client, {
+        const { evidence } = await listLiveEvidence(client, {
           bucket: s3.bucket,
           keyFormat: s3.s3KeyFormat,
           tagDelimiters: s3.tagDelimiters,
-          versions: true,
-          multipart: true,
+          root: opts.root ?? null,
+          at: opts.at ?? new Date(),
+          fullListing: opts.fullListing,
           signal: opts.signal,
           onProgress: opts.onProgress,
         });
+        return evidence;
       } finally {
         client.destroy();
       }

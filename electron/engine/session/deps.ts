@@ -4,7 +4,7 @@
  * a function, e.g. a slow scan to test cancel).
  */
 import type { RequestInput } from '../../../shared/contract';
-import type { ChunkInfo, Diagnosis, FluentBitConfig, FluentBitOutput, Progress, RecordPage, RepairPlan, RepairResult, S3Evidence, StoreReport } from '../../../shared/model';
+import type { ChunkInfo, Diagnosis, FluentBitConfig, FluentBitOutput, Progress, RecordPage, RepairPlan, RepairResult, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
 import type { StoreSession } from './registry';
 
 export interface WorkOptions {
@@ -23,7 +23,12 @@ export interface EngineDeps {
   loadConfigFile(path: string): Promise<FluentBitConfig>;
   loadConfigText(name: string, text: string): Promise<FluentBitConfig>;
   parseOfflineEvidence(documents: { name: string; text: string }[]): Promise<S3Evidence>;
-  listLive(output: FluentBitOutput, connection: RequestInput<'evidence.live'>['connection'], opts: WorkOptions): Promise<S3Evidence>;
+  /** Focused or full listing as `planLiveListing` decides (root: the output's root in the store, for its buffered data). */
+  listLive(
+    output: FluentBitOutput,
+    connection: RequestInput<'evidence.live'>['connection'],
+    opts: WorkOptions & { at?: Date; fullListing?: boolean; root?: RootReport | null },
+  ): Promise<S3Evidence>;
   diagnose(session: StoreSession, opts: { at?: string; outputId?: number }): Promise<Diagnosis>;
   /** Bucket names the user may type to confirm a write. */
   confirmations(session: StoreSession, input: RepairInput): string[];

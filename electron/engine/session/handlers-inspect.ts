@@ -4,6 +4,7 @@
  */
 import type { EngineHandlers } from '../../../shared/contract';
 import type { Diagnosis, FluentBitOutput } from '../../../shared/model';
+import { matchRoot } from '../diagnose';
 import { EngineError } from './errors';
 import { requireRoot, type StoreSession } from './registry';
 import type { SessionContext } from './handlers-store';
@@ -59,7 +60,13 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
     'evidence.live': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);
       const output = s3Output(s, input.outputId);
-      const evidence = await ctx.deps.listLive(output, input.connection, { signal: ec.signal, onProgress: ec.onProgress });
+      const evidence = await ctx.deps.listLive(output, input.connection, {
+        signal: ec.signal,
+        onProgress: ec.onProgress,
+        at: input.at ? new Date(input.at) : undefined,
+        fullListing: input.fullListing,
+        root: matchRoot(s.report, output.s3!),
+      });
       s.evidenceByOutput.set(input.outputId, evidence);
       s.diagnosis = null;
       return evidence;
