@@ -1,0 +1,133 @@
+/**
+ * What every repair command shares: diagnose the store with the evidence options, plan the
+ * action, print the plan (dry run by default), apply only with --apply, print the result, and
+ * map refusals to exit 5. Human output by default, --json for scripts.
+ */
+import type { Command } from 'commander';
+import type { RepairAction, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
+import { runDiagnosis, DiagnoseInputError } from '../../engine/diagnose';
+import { createS3Client, OfflineEvidenceError } from '../../engine/s3';
+import { ConfigError } from '../../engine/fluentbit';
+import { applyPlan, planAction, pickTarget, RefusedError, ActionInputError, type ActionOptions, type DiagnosisContext } from '../../engine/repair';
+import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+
+export interface RepairCliOptions extends EvidenceCliOptions {
+  apply?: boolean;
+  json?: boolean;
+  force?: boolean;
+}
+
+/** --apply, --json, --force, and (unless `noEvidence`) the diagnose evidence options. */
+export function addRepairOptions(cmd: Command, noEvidence = false): Command {
+  if (!noEvidence) addEvidenceOptions(cmd);
+  return cmd
+    .option('--apply', 'do it (default: print the plan only)')
+    .option('--json', 'machine-readable output')
+    .option('--force', 'override the running-Fluent-Bit check and the never-below-safe rule (loudly)');
+}
+
+export function parseIntOption(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v))) throw new CliError(`${name} ${v}: not a non-negative integer`, EXIT.USAGE);
+  return Number(v);
+}
+
+function blocking(plan: RepairPlan, force?: boolean) {
+  return plan.refusals.filter((r) => !r.forceable || !force);
+}
+
+export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, force?: boolean): string {
+  const lines: string[] = [`${plan.action}: ${plan.summary}`];
+  if (plan.rootPath) lines.push(`Root: ${plan.rootPath}`);
+  if (plan.why.length) lines.push('Why:', ...plan.why.map((w) => `  - ${w}`));
+  if (plan.steps.length) {
+    lines.push('Plan:');
+    plan.steps.forEach((s, i) => {
+      lines.push(`  ${i + 1}. ${s.kind} ${s.target}`);
+      lines.push(`     ${s.description}`);
+      if (s.before !== undefined || s.after !== undefined) lines.push(`     before: ${s.before === null || s.before === undefined ? '(absent)' : JSON.stringify(s.before)}  after: ${s.after === null || s.after === undefined ? '(absent)' : JSON.stringify(s.after)}`);
+    });
+  }
+  const skipped = plan.replayItems?.filter((i) => i.state === 'skipped') ?? [];
+  if (skipped.length) lines.push('Skipped:', ...skipped.map((i) => `  - ${i.chunkPath}: ${i.message}`));
+  if (plan.warnings.length) lines.push('Warnings:', ...plan.warnings.map((w) => `  ! ${w}`));
+  const b = blocking(plan, force);
+  if (plan.refusals.length) lines.push('Refused:', ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (force ? ' (overridden by --force)' : ' (--force overrides)') : ''}`));
+  if (b.length) lines.push('Nothing can be applied until the refusals above are resolved.');
+  return lines.join('\n') + '\n';
+}
+
+export function formatResult(r: RepairResult & { items?: ReplayItem[] }): string {
+  const lines = [`${r.action}: ${r.summary}`];
+  for (const s of r.steps) lines.push(`  ${s.ok ? '✓' : '✗'} ${s.step.kind} ${s.step.target}: ${s.message}`);
+  if (r.warnings.length) lines.push('Warnings:', ...r.warnings.map((w) => `  ! ${w}`));
+  if (r.undoId) lines.push(`Journal entry: ${r.undoId}`);
+  return lines.join('\n') + '\n';
+}
+
+export interface ActionRun {
+  action: RepairAction;
+  store: string;
+  opts: RepairCliOptions;
+  actionOptions?: ActionOptions;
+  /** Needs a live S3 client to plan (multipart, recover-versions) or to apply (replay). */
+  client?: 'plan' | 'apply' | null;
+  concurrency?: number;
+}
+
+export async function runRepairAction(run: ActionRun): Promise<void> {
+  const { opts } = run;
+  const ac = cancelOnSigint();
+  if (opts.force) process.stderr.write('WARNING: --force given: refusals that protect your data (Fluent Bit running, index below the safe value) are overridden.\n');
+  let ctx: DiagnosisContext;
+  let client = null;
+  try {
+    if (run.action === 'undo') {
+      ctx = { storePath: run.store, report: null as never, config: null, evidence: new Map(), diagnosis: null as never };
+    } else {
+      const ev = readEvidenceOptions(opts);
+      const d = await runDiagnosis({ storePath: run.store, ...ev, signal: ac.signal, onProgress: (p) => progressLine(`${p.task} ${p.done}/${p.total ?? '?'}`) });
+      clearProgress();
+      ctx = { storePath: run.store, ...d };
+      const wantClient = run.client === 'plan' || (run.client === 'apply' && opts.apply);
+      if (wantClient) {
+        if (!opts.live) throw new CliError(`${run.action}${run.client === 'apply' ? ' --apply' : ''} needs the bucket: add --live (and --endpoint/--profile as needed)`, EXIT.USAGE);
+        const t = pickTarget(ctx, { outputId: ev.outputId }, run.action !== 'multipart' && run.action !== 'recover-versions');
+        client = createS3Client({
+          profile: opts.profile ?? t.s3?.profile ?? undefined,
+          region: opts.region ?? t.s3?.region,
+          endpoint: opts.endpoint ?? t.s3?.endpoint ?? undefined,
+          pathStyle: opts.pathStyle ?? true,
+        });
+      }
+      run.actionOptions = { ...run.actionOptions, outputId: ev.outputId ?? run.actionOptions?.outputId };
+    }
+    const plan = await planAction(run.action, ctx, { ...run.actionOptions, force: opts.force, client, signal: ac.signal });
+    if (!opts.apply) {
+      if (opts.json) printJson({ dryRun: true, plan });
+      else process.stdout.write(formatPlan(plan, opts.force) + 'Dry run: nothing was changed. Run again with --apply to do it.\n');
+      if (blocking(plan, opts.force).length) process.exitCode = EXIT.REFUSED;
+      return;
+    }
+    if (!opts.json) process.stdout.write(formatPlan(plan, opts.force));
+    const result = await applyPlan(plan, {
+      force: opts.force,
+      client,
+      concurrency: run.concurrency,
+      signal: ac.signal,
+      onProgress: (p) => progressLine(`${p.task} ${p.done}/${p.total ?? '?'} ${p.current ?? ''}`),
+    });
+    clearProgress();
+    if (opts.json) printJson({ dryRun: false, plan, result });
+    else process.stdout.write(formatResult(result));
+    if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
+  } catch (err) {
+    clearProgress();
+    if (err instanceof RefusedError) throw new CliError(err.message, EXIT.REFUSED);
+    if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError) throw new CliError(err.message, EXIT.USAGE);
+    throw err;
+  } finally {
+    client?.destroy();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Read one chunk file for replay: header resolved exactly as Fluent Bit does (chunk codec), then
+ * the metadata (tag) and content bytes. Damaged files are reported, never replayed.
+ */
+import { promises as fsp } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { decodeChunkHeader, type ChunkHeader } from '../chunk';
+import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
+
+export interface ChunkFile {
+  header: ChunkHeader;
+  meta: Buffer;
+  content: Buffer;
+}
+
+export async function readChunkFile(file: string): Promise<ChunkFile> {
+  const bytes = await fsp.readFile(file);
+  const header = decodeChunkHeader(bytes, bytes.length);
+  if (DAMAGED_CHUNK_STATUSES.includes(header.status) || header.contentStart === null || header.contentLength === null) {
+    throw new Error(`${file}: damaged chunk (${header.status}: ${header.message}); it is never replayed`);
+  }
+  const metaLen = header.metaLength ?? 0;
+  return {
+    header,
+    meta: bytes.subarray(24, 24 + metaLen),
+    content: bytes.subarray(header.contentStart, header.contentStart + header.contentLength),
+  };
+}
+
+export type ReplayCompression = 'none' | 'gzip';
+
+/** The object body Fluent Bit would send for this content (only none and gzip are supported). */
+export function objectBody(content: Buffer, compression: ReplayCompression): { body: Buffer; contentEncoding: string | undefined } {
+  if (compression === 'gzip') return { body: gzipSync(content), contentEncoding: 'gzip' };
+  return { body: content, contentEncoding: undefined };
+}
+
+export function md5Hex(b: Buffer): string {
+  return createHash('md5').update(b).digest('hex');
+}
+
+export function sha256Hex(b: Buffer): string {
+  return createHash('sha256').update(b).digest('hex');
+}

@@ -1,0 +1,15 @@
+/** Errors of the repair engine that the doors map to exit codes / contract error codes. */
+
+/** A plan was applied while it has refusals the caller did not (or cannot) override → exit 5. */
+export class RefusedError extends Error {
+  constructor(readonly reasons: string[]) {
+    super(`refused: ${reasons.join(' ')}`);
+    this.name = 'RefusedError';
+  }
+}
+
+/** Throw RefusedError for every refusal not overridden by `force` (forceable ones only). */
+export function assertNotRefused(refusals: { reason: string; forceable: boolean }[], force?: boolean): void {
+  const blocking = refusals.filter((r) => !r.forceable || !force);
+  if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
+}

@@ -1,0 +1,32 @@
+/**
+ * repair/ — every write Store Doctor makes goes through here: plan first (dry run), back up,
+ * write atomically, verify, keep an undo entry.
+ *
+ * Offers:
+ * - atomic writes: atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact
+ * - journal + undo: openAction, lastUndoable, planUndo, applyUndo, undoLast
+ * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots
+ * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState
+ * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
+ * - replay: planReplay, applyReplay (create-only, journaled, resumable)
+ * - multipart: planMultipart, applyMultipart; versions: planRecoverVersions, applyRecoverVersions
+ * - planAction(action, diagnosisContext, opts): plan any action from a diagnosis run
+ * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
+ */
+export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './atomic';
+export { openAction, lastUndoable, toolDir, TOOL_DIR, type ActionEntry } from './journal';
+export { planUndo, applyUndo, undoLast } from './undo';
+export { checkWriteAllowed, findProcessesUsing, findFluentBitProcesses, snapshotTree, diffSnapshots, type GuardReport } from './guard';
+export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-repair';
+export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';
+export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './protect';
+export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './restore';
+export { planReplay, activeStreamName, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
+export { applyReplay, type ReplayApplyOptions } from './replay-run';
+export { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
+export { probeConditionalWrites, putCreateOnly } from './s3ops';
+export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecision } from './multipart';
+export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './versions';
+export { applyPlan, type ApplyPlanOptions } from './apply';
+export { planAction, pickTarget, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
+export { RefusedError, assertNotRefused } from './errors';

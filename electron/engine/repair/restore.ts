@@ -1,0 +1,86 @@
+/**
+ * `restore-index` (issue §3, option B): for a pre-start hook (`ExecStartPre`, init container).
+ * For every `$INDEX` output of the root, put back the highest of: the shadow copy, the file on
+ * disk, and the bucket evidence (diagnosis `safeNextIndex`). Never lowers anything.
+ */
+import * as path from 'node:path';
+import type { RepairPlan, RepairResult } from '../../../shared/model';
+import { applyIndexPlan, planIndexRepair, type ApplyOptions } from './index-repair';
+import { assertNotRefused } from './errors';
+import { defaultShadowDir, seqIndexValues } from './protect';
+import { readSeqIndexState, seqIndexPaths } from './seqindex';
+
+export interface RestoreInput {
+  storePath: string;
+  rootPath: string;
+  /** `$INDEX` output ids of this root (from the config); when empty, the ids found in the shadow. */
+  outputIds: number[];
+  shadowDir?: string;
+  /** Bucket evidence per output id (diagnosis safeNextIndex). */
+  bucketSafe?: Map<number, number>;
+  readOnlySource?: boolean;
+  archive?: boolean;
+  skipProcessCheck?: boolean;
+  force?: boolean;
+}
+
+export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan> {
+  const rootPath = path.resolve(input.rootPath);
+  const shadow = input.shadowDir ? path.resolve(input.shadowDir) : await defaultShadowDir(rootPath);
+  const shadowValues = await seqIndexValues(shadow);
+  const ids = input.outputIds.length ? input.outputIds : [...shadowValues.keys()];
+  const plan: RepairPlan = { action: 'restore-index', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [] };
+  const subplans: RepairPlan[] = [];
+  if (!ids.length) {
+    plan.summary = `Nothing to restore: no $INDEX output known and no shadow copy in ${shadow}.`;
+    plan.details = { kind: 'restore', subplans };
+    return plan;
+  }
+  for (const id of ids) {
+    const disk = await readSeqIndexState(seqIndexPaths(rootPath, id).file);
+    const sh = shadowValues.get(id) ?? null;
+    const bucket = input.bucketSafe?.get(id) ?? null;
+    const candidates = [sh, disk.state === 'value' ? disk.value : null, bucket].filter((v): v is number => v !== null);
+    const target = candidates.length ? Math.max(...candidates) : null;
+    plan.why.push(`seq_index_${id}: shadow ${sh ?? '—'}, disk ${disk.state === 'value' ? disk.valueText : disk.state}, bucket evidence ${bucket ?? '—'} → ${target ?? 'unknown'}.`);
+    if (target === null) {
+      plan.warnings.push(`seq_index_${id}: no value anywhere (no shadow, no file, no bucket evidence): left alone.`);
+      continue;
+    }
+    const sub = await planIndexRepair({
+      storePath: input.storePath,
+      rootPath,
+      outputId: id,
+      safeNextIndex: target,
+      action: 'restore-index',
+      readOnlySource: input.readOnlySource,
+      archive: input.archive,
+      skipProcessCheck: input.skipProcessCheck,
+      force: input.force,
+    });
+    subplans.push(sub);
+    plan.steps.push(...sub.steps);
+    for (const r of sub.refusals) if (!plan.refusals.some((x) => x.reason === r.reason)) plan.refusals.push(r);
+    for (const w of sub.warnings) if (!plan.warnings.includes(w)) plan.warnings.push(w);
+  }
+  const changing = subplans.filter((s) => !(s.details as { noChange: boolean }).noChange).length;
+  plan.summary = changing ? `Restore ${changing} index file(s) in ${path.basename(rootPath)} to the highest known value.` : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
+  plan.details = { kind: 'restore', subplans };
+  return plan;
+}
+
+export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
+  assertNotRefused(plan.refusals, opts.force);
+  const subplans = (plan.details as { subplans: RepairPlan[] }).subplans;
+  const result: RepairResult = { action: 'restore-index', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings] };
+  for (const sub of subplans) {
+    const r = await applyIndexPlan(sub, opts);
+    result.applied ||= r.applied;
+    result.verified &&= r.verified;
+    result.steps.push(...r.steps);
+    result.undoId = r.undoId ?? result.undoId;
+    for (const w of r.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
+  }
+  if (result.applied) result.summary = `${plan.summary} Done${result.verified ? ' (verified)' : ' (NOT verified)'}.`;
+  return result;
+}

@@ -1,0 +1,95 @@
+/**
+ * The `$INDEX` state file (spec §1.4, §5.1): path, the read rule Fluent Bit applies
+ * (`fscanf("%" PRIu64)`), and the one way we write it (atomic, ASCII decimal, no newline,
+ * `sequence/` 0755 and `index_metadata/` 0700 created when missing).
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { atomicWriteFile, mkdirExact, type AtomicWriteHooks } from './atomic';
+
+export function seqIndexPaths(rootPath: string, outputId: number): { sequenceDir: string; indexDir: string; file: string } {
+  const sequenceDir = path.join(rootPath, 'sequence');
+  const indexDir = path.join(sequenceDir, 'index_metadata');
+  return { sequenceDir, indexDir, file: path.join(indexDir, `seq_index_${outputId}`) };
+}
+
+/**
+ * What Fluent Bit's `fscanf("%" PRIu64)` reads from these bytes: skip leading white space, an
+ * optional sign, then decimal digits up to the first non-digit (uint64 wrap-around, `-` negates
+ * modulo 2^64). Null when no digit follows (Fluent Bit then refuses to start).
+ */
+export function fscanfU64(bytes: Buffer): bigint | null {
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || (bytes[i] >= 0x09 && bytes[i] <= 0x0d))) i++;
+  let neg = false;
+  if (bytes[i] === 0x2b || bytes[i] === 0x2d) {
+    neg = bytes[i] === 0x2d;
+    i++;
+  }
+  const start = i;
+  let v = 0n;
+  const max = (1n << 64n) - 1n;
+  let overflow = false;
+  while (i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39) {
+    v = v * 10n + BigInt(bytes[i] - 0x30);
+    if (v > max) overflow = true;
+    i++;
+  }
+  if (i === start) return null;
+  if (overflow) return max; // strtoull saturates at ULLONG_MAX
+  return neg ? ((1n << 64n) - v) & max : v;
+}
+
+export type SeqIndexState =
+  | { state: 'missing'; value: null; bytes: null }
+  | { state: 'empty' | 'unreadable'; value: null; bytes: Buffer }
+  | { state: 'value'; value: number; valueText: string; bytes: Buffer };
+
+export async function readSeqIndexState(file: string): Promise<SeqIndexState> {
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing', value: null, bytes: null };
+    throw new Error(`${file}: cannot read the index file (${(err as Error).message})`);
+  }
+  if (bytes.length === 0) return { state: 'empty', value: null, bytes };
+  const v = fscanfU64(bytes);
+  if (v === null) return { state: 'unreadable', value: null, bytes };
+  return { state: 'value', value: v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v), valueText: v.toString(), bytes };
+}
+
+export function describeSeqIndexState(s: SeqIndexState): string {
+  if (s.state === 'missing') return 'missing (Fluent Bit would start again at 0)';
+  if (s.state === 'empty') return 'empty (Fluent Bit refuses to start)';
+  if (s.state === 'unreadable') return `not a number: ${JSON.stringify(s.bytes.toString('latin1').slice(0, 40))} (Fluent Bit refuses to start)`;
+  return s.state === 'value' ? s.valueText : '?';
+}
+
+export function encodeSeqIndex(value: number): Buffer {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`index ${value} is not a non-negative integer`);
+  return Buffer.from(String(value), 'ascii');
+}
+
+/**
+ * Write `value` into `seq_index_<id>` atomically, creating `sequence/` (0755) and
+ * `index_metadata/` (0700) when missing. New files and folders get the owner of the root, so a
+ * Fluent Bit running as another user can still rewrite them. Returns which directories it created.
+ */
+export async function writeSeqIndex(
+  rootPath: string,
+  outputId: number,
+  value: number,
+  hooks?: AtomicWriteHooks,
+): Promise<{ file: string; createdDirs: string[]; warnings: string[] }> {
+  const { sequenceDir, indexDir, file } = seqIndexPaths(rootPath, outputId);
+  const st = await fsp.stat(rootPath);
+  const owner = { uid: st.uid, gid: st.gid };
+  const createdDirs: string[] = [];
+  if (await mkdirExact(sequenceDir, 0o755, owner)) createdDirs.push(sequenceDir);
+  if (await mkdirExact(indexDir, 0o700, owner)) createdDirs.push(indexDir);
+  const res = await atomicWriteFile(file, encodeSeqIndex(value), { mode: 0o644, owner, hooks });
+  const back = fscanfU64(await fsp.readFile(file));
+  if (back === null || back !== BigInt(value)) throw new Error(`${file}: Fluent Bit would read ${back ?? 'nothing'} instead of ${value}`);
+  return { file, createdDirs, warnings: res.warnings };
+}

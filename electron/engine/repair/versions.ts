@@ -1,0 +1,119 @@
+/**
+ * Version recovery (issue §5): in a versioned bucket, an index reset leaves the overwritten
+ * objects as non-current versions. Copy each one create-only to a new key under a recovery prefix
+ * (`<prefix><key>.version-<n>-<versionId>`, n = 1 for the oldest) and write a manifest JSON that
+ * maps every copy to its source key, version and time. Nothing in the store is touched.
+ */
+import { CopyObjectCommand, ListObjectVersionsCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
+import { assertNotRefused } from './errors';
+import { headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
+
+export interface RecoverInput {
+  storePath: string;
+  bucket: string;
+  client: S3Client | null;
+  /** Only keys under this prefix. */
+  prefix?: string;
+  /** Where copies go; default `store-doctor-recovered/<UTC stamp>/`. */
+  recoveryPrefix?: string;
+  /** Offline evidence (e.g. `aws s3api list-object-versions` JSON) when no client. */
+  versions?: S3VersionEntry[] | null;
+  signal?: AbortSignal;
+}
+
+export interface RecoveryCopy {
+  sourceKey: string;
+  versionId: string;
+  lastModified: string | null;
+  size: number;
+  etag: string | null;
+  targetKey: string;
+}
+
+async function listAllVersions(client: S3Client, bucket: string, prefix: string | undefined, signal?: AbortSignal): Promise<S3VersionEntry[]> {
+  const out: S3VersionEntry[] = [];
+  let KeyMarker: string | undefined;
+  let VersionIdMarker: string | undefined;
+  for (;;) {
+    const r = await client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker, VersionIdMarker }), { abortSignal: signal });
+    for (const v of r.Versions ?? []) {
+      out.push({ key: v.Key!, versionId: v.VersionId ?? 'null', isLatest: !!v.IsLatest, isDeleteMarker: false, size: v.Size ?? 0, etag: unquote(v.ETag), lastModified: v.LastModified?.toISOString() ?? null });
+    }
+    if (!r.IsTruncated) return out;
+    KeyMarker = r.NextKeyMarker;
+    VersionIdMarker = r.NextVersionIdMarker;
+  }
+}
+
+export async function planRecoverVersions(input: RecoverInput): Promise<RepairPlan & { copies: RecoveryCopy[] }> {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const recoveryPrefix = input.recoveryPrefix ?? `store-doctor-recovered/${stamp}/`;
+  const plan: RepairPlan & { copies: RecoveryCopy[] } = { action: 'recover-versions', storePath: input.storePath, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [], copies: [] };
+  let versions = input.versions ?? null;
+  if (input.client) versions = await listAllVersions(input.client, input.bucket, input.prefix, input.signal);
+  else plan.refusals.push({ reason: 'Copying versions needs the live bucket (--live with credentials).', forceable: false });
+  if (!versions) {
+    plan.summary = 'No version listing: nothing to recover.';
+    plan.details = { kind: 'recover', bucket: input.bucket, copies: [], recoveryPrefix };
+    return plan;
+  }
+  const byKey = new Map<string, S3VersionEntry[]>();
+  for (const v of versions) {
+    if (v.isDeleteMarker || (input.prefix && !v.key.startsWith(input.prefix)) || v.key.startsWith(recoveryPrefix)) continue;
+    byKey.set(v.key, [...(byKey.get(v.key) ?? []), v]);
+  }
+  for (const [key, vs] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const old = vs.filter((v) => !v.isLatest).sort((a, b) => (a.lastModified ?? '').localeCompare(b.lastModified ?? ''));
+    old.forEach((v, i) => {
+      const copy: RecoveryCopy = { sourceKey: key, versionId: v.versionId, lastModified: v.lastModified, size: v.size, etag: v.etag, targetKey: `${recoveryPrefix}${key}.version-${i + 1}-${v.versionId}` };
+      plan.copies.push(copy);
+      plan.steps.push({ kind: 'copy-object', target: `s3://${input.bucket}/${copy.targetKey}`, description: `copy ${key} version ${v.versionId} (${v.size} bytes, ${v.lastModified ?? '?'}) create-only` });
+    });
+  }
+  if (plan.copies.length) plan.steps.push({ kind: 'put-object', target: `s3://${input.bucket}/${recoveryPrefix}manifest.json`, description: 'manifest: every copy with its source key, version id and time' });
+  plan.summary = plan.copies.length
+    ? `Recover ${plan.copies.length} overwritten version(s) of ${new Set(plan.copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}.`
+    : 'No overwritten versions found: nothing to recover.';
+  plan.why.push('Keys reused after an index reset keep their earlier data only as non-current versions; copies under a new prefix make them ordinary objects again, and a lifecycle rule can no longer expire them.');
+  plan.details = { kind: 'recover', bucket: input.bucket, copies: plan.copies, recoveryPrefix };
+  return plan;
+}
+
+export async function applyRecoverVersions(plan: RepairPlan, opts: { client: S3Client; force?: boolean; signal?: AbortSignal }): Promise<RepairResult & { manifestKey: string | null }> {
+  assertNotRefused(plan.refusals, opts.force);
+  const d = plan.details as { bucket: string; copies: RecoveryCopy[]; recoveryPrefix: string };
+  const result: RepairResult & { manifestKey: string | null } = { action: 'recover-versions', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings], manifestKey: null };
+  if (!d.copies.length) return result;
+  const done: (RecoveryCopy & { status: string })[] = [];
+  for (const c of d.copies) {
+    const step = { kind: 'copy-object', target: `s3://${d.bucket}/${c.targetKey}`, description: `${c.sourceKey}@${c.versionId}` };
+    try {
+      // HEAD first as well: some S3-compatible servers ignore If-None-Match on CopyObject.
+      if (await headObject(opts.client, d.bucket, c.targetKey, opts.signal)) throw Object.assign(new Error('exists'), { exists: true });
+      await opts.client.send(
+        new CopyObjectCommand({ Bucket: d.bucket, Key: c.targetKey, CopySource: `${d.bucket}/${encodeURIComponent(c.sourceKey).replace(/%2F/g, '/')}?versionId=${encodeURIComponent(c.versionId)}`, IfNoneMatch: '*' }),
+        { abortSignal: opts.signal },
+      );
+      const h = await headObject(opts.client, d.bucket, c.targetKey, opts.signal);
+      if (!h || h.size !== c.size) throw new Error(`copy not confirmed (${h ? h.size : 'missing'} bytes, expected ${c.size})`);
+      done.push({ ...c, status: 'copied' });
+      result.steps.push({ step, ok: true, message: 'copied and confirmed' });
+    } catch (err) {
+      const exists = (err as { exists?: boolean }).exists || isPreconditionFailed(err);
+      done.push({ ...c, status: exists ? 'target exists (not overwritten)' : `failed: ${(err as Error).message}` });
+      result.verified = false;
+      result.steps.push({ step, ok: false, message: exists ? 'target key exists: not overwritten' : (err as Error).message });
+    }
+  }
+  const manifestKey = `${d.recoveryPrefix}manifest.json`;
+  const manifest = Buffer.from(JSON.stringify({ bucket: d.bucket, createdAt: new Date().toISOString(), tool: 'store-doctor', copies: done }, null, 2) + '\n');
+  const m = await putCreateOnly(opts.client, d.bucket, manifestKey, manifest, { mode: 'head-then-put', signal: opts.signal });
+  if (!m.created) {
+    result.verified = false;
+    result.warnings.push(`${manifestKey} exists: manifest not written (not overwriting).`);
+  } else result.manifestKey = manifestKey;
+  result.applied = true;
+  result.summary = `Recovered ${done.filter((c) => c.status === 'copied').length} of ${d.copies.length} version(s) under s3://${d.bucket}/${d.recoveryPrefix}; manifest ${result.manifestKey ?? 'not written'}.`;
+  return result;
+}

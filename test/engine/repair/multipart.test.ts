@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
+import { encodeChunk } from '../../../electron/engine/chunk';
+import { scanStore } from '../../../electron/engine/store/scan';
+import { applyMultipart, planMultipart } from '../../../electron/engine/repair/multipart';
+import { applyRecoverVersions, planRecoverVersions } from '../../../electron/engine/repair/versions';
+import { undoLast } from '../../../electron/engine/repair/undo';
+import { getObjectBytes } from '../../../electron/engine/repair/s3ops';
+import { newBucket, testClient } from './s3env';
+import { tempDir } from './helpers';
+import { s3Enabled } from '../../support/s3';
+
+const PART1 = Buffer.alloc(5 * 1024 * 1024, 'a');
+const PART2 = Buffer.from('tail of the upload\n');
+
+async function startUpload(client: S3Client, bucket: string, key: string) {
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  const e1 = (await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 1, Body: PART1, ContentLength: PART1.length }))).ETag!;
+  const e2 = (await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 2, Body: PART2, ContentLength: PART2.length }))).ETag!;
+  return { uploadId: UploadId!, etags: [e1.replace(/"/g, ''), e2.replace(/"/g, '')] };
+}
+
+/** A multipart record exactly as Fluent Bit writes it (spec §4.1). */
+function writeRecord(root: string, name: string, key: string, uploadId: string, etags: string[]): string {
+  const dir = path.join(root, 'multipart_upload_metadata');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  writeFileSync(file, encodeChunk({ meta: `/${key}\n${uploadId}`, content: etags.map((e, i) => `part_number=${i + 1}\tetag=${e}\n`).join('') }));
+  return file;
+}
+
+async function uploads(client: S3Client, bucket: string) {
+  return (await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }))).Uploads ?? [];
+}
+
+describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
+  let client: S3Client;
+  beforeAll(() => {
+    client = testClient();
+  });
+
+  it('completes an upload whose recorded parts match ListParts, removes the record; undo restores the record', async () => {
+    const t = tempDir('sd-mpu-');
+    try {
+      const bucket = await newBucket(client, 'sd-mpu');
+      const root = path.join(t.dir, bucket);
+      const key = 'app.big/2026/11/29/18_36_06-0';
+      const up = await startUpload(client, bucket, key);
+      const rec = writeRecord(root, '14065334001068727105-4791705444923465403', key, up.uploadId, up.etags);
+      const orphan = await startUpload(client, bucket, 'orphan/key-1');
+      const report = await scanStore(root);
+      const plan = await planMultipart({ storePath: root, rootPath: root, root: report.roots[0], bucket, client, skipProcessCheck: true });
+      expect(plan.settle.map((s) => s.op)).toEqual(['complete']);
+      expect(plan.settle[0].parts.map((p) => p.partNumber)).toEqual([1, 2]);
+      expect(plan.warnings.join('\n')).toContain(orphan.uploadId);
+      const r = await applyMultipart(plan, { client, skipProcessCheck: true });
+      expect(r.verified).toBe(true);
+      expect((await getObjectBytes(client, bucket, key)).equals(Buffer.concat([PART1, PART2]))).toBe(true);
+      expect(existsSync(rec)).toBe(false);
+      expect((await uploads(client, bucket)).map((u) => u.UploadId)).toEqual([orphan.uploadId]);
+      await undoLast(root, { skipProcessCheck: true });
+      expect(existsSync(rec)).toBe(true);
+
+      // orphans are aborted only on request
+      const p2 = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, abortOrphans: true, skipProcessCheck: true });
+      // the restored record now points at a completed upload: forget it; the orphan is aborted
+      expect(p2.settle.map((s) => s.op).sort()).toEqual(['abort', 'forget']);
+      await applyMultipart(p2, { client, skipProcessCheck: true });
+      expect(await uploads(client, bucket)).toEqual([]);
+      expect(existsSync(rec)).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+
+  it('aborts when the record and the server disagree (ETag mismatch), and refuses to complete over an existing key', async () => {
+    const t = tempDir('sd-mpu-');
+    try {
+      const bucket = await newBucket(client, 'sd-mpu2');
+      const root = path.join(t.dir, bucket);
+      const up = await startUpload(client, bucket, 'k/one');
+      writeRecord(root, '1-1', 'k/one', up.uploadId, [up.etags[0], '0123456789abcdef0123456789abcdef']);
+      const up2 = await startUpload(client, bucket, 'k/two');
+      writeRecord(root, '2-2', 'k/two', up2.uploadId, up2.etags);
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k/two', Body: 'existing' }));
+      const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
+      const one = plan.settle.find((s) => s.key === 'k/one')!;
+      expect(one.op).toBe('abort');
+      expect(one.reason).toMatch(/ETag differs: 2/);
+      expect(plan.refusals.some((r) => /k\/two already exists/.test(r.reason))).toBe(true);
+      await expect(applyMultipart(plan, { client, skipProcessCheck: true })).rejects.toThrow(/refused/);
+      expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');
+      const abortAll = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, decision: 'abort', skipProcessCheck: true });
+      await applyMultipart(abortAll, { client, skipProcessCheck: true });
+      expect(await uploads(client, bucket)).toEqual([]);
+      expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!s3Enabled())('version recovery against RGW', () => {
+  it('copies non-current versions create-only under a recovery prefix with a manifest', async () => {
+    const client = testClient();
+    const bucket = await newBucket(client, 'sd-ver', true);
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 1 data' }));
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 2 data (overwrote run 1)' }));
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_1', Body: 'only once' }));
+    const plan = await planRecoverVersions({ storePath: '/x', bucket, client, recoveryPrefix: 'recovered/' });
+    expect(plan.copies).toHaveLength(1);
+    expect(plan.copies[0].targetKey).toMatch(/^recovered\/logs\/segment_0\.version-1-/);
+    const r = await applyRecoverVersions(plan, { client });
+    expect(r.verified).toBe(true);
+    expect((await getObjectBytes(client, bucket, plan.copies[0].targetKey)).toString()).toBe('run 1 data');
+    const manifest = JSON.parse((await getObjectBytes(client, bucket, 'recovered/manifest.json')).toString());
+    expect(manifest.copies[0]).toMatchObject({ sourceKey: 'logs/segment_0', status: 'copied', targetKey: plan.copies[0].targetKey });
+    // running it again never overwrites the copies
+    const again = await planRecoverVersions({ storePath: '/x', bucket, client, recoveryPrefix: 'recovered/' });
+    const r2 = await applyRecoverVersions(again, { client });
+    expect(r2.steps.every((s) => !s.ok && /not overwritten/.test(s.message))).toBe(true);
+    expect((await getObjectBytes(client, bucket, plan.copies[0].targetKey)).toString()).toBe('run 1 data');
+  }, 60_000);
+});

@@ -1,0 +1,166 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { scanStore } from '../../../electron/engine/store/scan';
+import { planReplay } from '../../../electron/engine/repair/replay-plan';
+import { applyReplay } from '../../../electron/engine/repair/replay-run';
+import { readChunkFile } from '../../../electron/engine/repair/chunkfile';
+import { getObjectBytes, headObject } from '../../../electron/engine/repair/s3ops';
+import { extractFixture, type Extracted } from './helpers';
+import { allVersions, newBucket, testClient } from './s3env';
+import { s3Enabled } from '../../support/s3';
+
+const KEY_FORMAT = '/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX';
+let fx: Extracted | null = null;
+afterEach(() => {
+  fx?.cleanup();
+  fx = null;
+});
+
+async function planFor(fxx: Extracted, bucket: string, compression: string, includeActive = true) {
+  const report = await scanStore(fxx.storeDir);
+  const root = report.roots[0];
+  return planReplay({
+    storePath: fxx.storeDir,
+    root,
+    rootPath: fxx.root,
+    target: { bucket, keyFormat: KEY_FORMAT, compression, outputId: 0 },
+    safeNextIndex: 0,
+    includeActive,
+    skipProcessCheck: true,
+  });
+}
+
+/** Every chunk's content, keyed by chunk path, read before the replay moves them. */
+async function contents(fxx: Extracted, paths: string[]): Promise<Map<string, Buffer>> {
+  const m = new Map<string, Buffer>();
+  for (const p of paths) m.set(p, Buffer.from((await readChunkFile(path.join(fxx.root, p))).content));
+  return m;
+}
+
+describe('replay plan (buffered-backlog-no-ordering)', () => {
+  it('skips the active stream unless asked, allocates $INDEX in time order, never lists damaged chunks', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const plan = await planFor(fx, 'b', 'none', false);
+    const planned = plan.replayItems.filter((i) => i.state === 'planned');
+    expect(planned).toHaveLength(9);
+    expect(planned.every((i) => i.stream === 'quarantine')).toBe(true);
+    expect(plan.replayItems.filter((i) => i.state === 'skipped').map((i) => i.message)).toEqual(Array(3).fill(expect.stringMatching(/active stream/)));
+    expect(planned.map((i) => i.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(planned.reduce((a, i) => a + (i.records ?? 0), 0)).toBe(3249);
+    // first quarantined app.web chunk: first record 18:38:38 → key with that time and index
+    expect(planned.find((i) => i.chunkPath === 'quarantine/229459631825522-9307160835514848664')?.key).toBe('app.web/2026/11/29/18_38_38-0');
+    const all = await planFor(fx, 'b', 'gzip', true);
+    expect(all.replayItems.filter((i) => i.state === 'planned')).toHaveLength(12);
+    expect(all.replayItems.every((i) => i.compression === 'gzip')).toBe(true);
+  });
+});
+
+describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
+  let client: S3Client;
+  beforeAll(() => {
+    client = testClient();
+  });
+
+  it('uploads every chunk create-only, bodies equal the chunk contents, chunks move out, index advances', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay', true);
+    const plan = await planFor(fx, bucket, 'none');
+    const items = plan.replayItems.filter((i) => i.state === 'planned');
+    const before = await contents(fx, items.map((i) => i.chunkPath));
+    const progress: number[] = [];
+    const res = await applyReplay(plan, { client, skipProcessCheck: true, concurrency: 3, onProgress: (p) => progress.push(p.done) });
+    expect(res.summary).toMatch(/Replayed 12 of 12/);
+    expect(res.verified).toBe(true);
+    expect(res.warnings.filter((w) => /changed during/.test(w))).toEqual([]);
+    expect(progress.at(-1)).toBe(12);
+    for (const it of res.items.filter((i) => i.state === 'done')) {
+      const body = await getObjectBytes(client, bucket, it.key);
+      expect(body.equals(before.get(it.chunkPath)!)).toBe(true);
+    }
+    const versions = await allVersions(client, bucket);
+    expect(versions.map((v) => v.key).sort()).toEqual(res.items.map((i) => i.key).sort());
+    expect(versions).toHaveLength(12);
+    expect(new Set(versions.map((v) => v.key)).size).toBe(12);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+    // Fluent Bit will not see them again: the streams are empty, the chunks are in the dot-dir
+    const after = await scanStore(fx.storeDir);
+    expect(after.roots[0].streams.flatMap((s) => s.chunks)).toHaveLength(0);
+    expect(readdirSync(path.join(fx.root, '.store-doctor/replayed/quarantine'))).toHaveLength(9);
+    // a second run has nothing to do
+    const again = await planFor(fx, bucket, 'none');
+    expect(again.replayItems.filter((i) => i.state === 'planned')).toHaveLength(0);
+    expect(again.steps).toEqual([]);
+    // killed after the last move but before the index write: the next run still writes the index
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    const fixIdx = await planFor(fx, bucket, 'none');
+    expect(fixIdx.steps.map((s) => s.kind)).toEqual(['write-file']);
+    const r3 = await applyReplay(fixIdx, { client, skipProcessCheck: true });
+    expect(r3.summary).toMatch(/Nothing left to replay/);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+  });
+
+  it('gzip: body is gzip with Content-Encoding, decoding gives the chunk content', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay-gz');
+    const plan = await planFor(fx, bucket, 'gzip', false);
+    const items = plan.replayItems.filter((i) => i.state === 'planned');
+    const before = await contents(fx, items.map((i) => i.chunkPath));
+    const res = await applyReplay(plan, { client, skipProcessCheck: true });
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    for (const it of res.items.filter((i) => i.state === 'done')) {
+      const h = await headObject(client, bucket, it.key);
+      expect(h?.contentEncoding).toBe('gzip');
+      expect(gunzipSync(await getObjectBytes(client, bucket, it.key)).equals(before.get(it.chunkPath)!)).toBe(true);
+    }
+  });
+
+  it('412: a key that already exists is never overwritten; the chunk takes the next index', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay-412', true);
+    const plan = await planFor(fx, bucket, 'none', false);
+    const first = plan.replayItems.find((i) => i.state === 'planned')!;
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: first.key, Body: 'someone else' }));
+    const res = await applyReplay(plan, { client, skipProcessCheck: true, concurrency: 1 });
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    const moved = res.items.find((i) => i.chunkPath === first.chunkPath)!;
+    expect(moved.key).not.toBe(first.key);
+    expect(moved.index).toBe(1); // the next index at that moment; later chunks follow
+    expect(moved.message).toMatch(/412/);
+    expect((await getObjectBytes(client, bucket, first.key)).toString()).toBe('someone else');
+    const versions = await allVersions(client, bucket);
+    expect(versions).toHaveLength(10);
+    expect(new Set(versions.map((v) => v.key)).size).toBe(10);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('10');
+  });
+
+  it('cancel stops after the running uploads; the next run resumes and finishes', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay-cancel', true);
+    const ac = new AbortController();
+    const res = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true, concurrency: 1, signal: ac.signal, onProgress: (p) => p.done >= 3 && ac.abort() });
+    expect(res.summary).toMatch(/Replayed 3 of 12.*not started \(cancelled\)/);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('3');
+    const rest = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true });
+    expect(rest.summary).toMatch(/Replayed 9 of 9/);
+    const versions = await allVersions(client, bucket);
+    expect(versions).toHaveLength(12);
+    expect(new Set(versions.map((v) => v.key)).size).toBe(12);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+  });
+
+  it('HEAD-then-PUT fallback still never overwrites', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay-ht');
+    const plan = await planFor(fx, bucket, 'none', false);
+    const first = plan.replayItems.find((i) => i.state === 'planned')!;
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: first.key, Body: 'keep me' }));
+    const res = await applyReplay(plan, { client, skipProcessCheck: true, conditional: 'head-then-put' });
+    expect(res.warnings.some((w) => /NOT atomic/.test(w))).toBe(true);
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    expect((await getObjectBytes(client, bucket, first.key)).toString()).toBe('keep me');
+    expect(existsSync(path.join(fx.root, 'quarantine', path.basename(first.chunkPath)))).toBe(false);
+  });
+});
