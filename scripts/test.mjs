@@ -2,7 +2,7 @@
 // `npm test`: every check a change must pass — system packages, typecheck, lint, unit and
 // integration tests (with a real Ceph RGW on 127.0.0.1), the renderer build and the Chromium
 // end-to-end tests. Ends with one line `N passed, N failed` that CI reads.
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,12 +84,12 @@ try {
   const unitJson = join(out, 'vitest-unit.json');
   npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
   countVitest(unitJson, 'unit');
-  if (existsSync(join(root, 'vitest.e2e.config.ts'))) {
+  if (existsSync(join(root, 'vitest.e2e.config.mts'))) {
     const built = npx(['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn']);
     check('renderer build', built);
     const e2eJson = join(out, 'vitest-e2e.json');
     if (built) {
-      npx(['vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], { E2E_SKIP_BUILD: '1' });
+      npx(['vitest', 'run', '--config', 'vitest.e2e.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], { E2E_SKIP_BUILD: '1' });
       countVitest(e2eJson, 'e2e');
     }
   }

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // End-to-end tests of the UI in Debian Chromium (playwright-core) against the loopback host
-// (electron/host) serving the built renderer with the real engine. `npx vitest run --config vitest.e2e.config.ts`.
+// (electron/host) serving the built renderer with the real engine. `npx vitest run --config vitest.e2e.config.mts`.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
