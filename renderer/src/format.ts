@@ -1,17 +1,6 @@
 /** Display formatting only (bytes, times, hex): no domain facts are computed here. */
 
-export function formatBytes(n: number | null | undefined): string {
-  if (n == null || !Number.isFinite(n)) return '—';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
+export { formatBytes } from '../../shared/format';
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';

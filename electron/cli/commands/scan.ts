@@ -7,19 +7,8 @@ import type { Command } from 'commander';
 import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { scanStore, StoreError } from '../../engine/store';
+import { formatBytes } from '../../../shared/format';
 import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
 
 function timeRange(chunks: ChunkInfo[]): string {
   const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);

@@ -1,0 +1,15 @@
+/** Display helpers both the CLI and the renderer use (presentation only, no domain facts). */
+
+/** Bytes in binary units: `512 B`, `4.0 KiB`, `1.1 MiB`; `—` when unknown. */
+export function formatBytes(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return '—';
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
