@@ -64,6 +64,16 @@ describe('store-doctor repair-index / undo', { timeout: 120_000 }, () => {
     expect((await cli(['repair-index', fx.storeDir, ...IR, '--value', 'abc'])).code).toBe(2);
   });
 
+  it('--json: a refused --apply still prints one JSON document (with the error and exit code) on stdout', async () => {
+    fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
+    const r = await cli(['repair-index', fx.storeDir, ...IR, '--value', '5', '--apply', '--json']);
+    expect(r.code).toBe(5);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ dryRun: false, error: { exitCode: 5, message: expect.stringMatching(/lower than the safe next index 12/) } });
+    expect(doc.plan.refusals.length).toBeGreaterThan(0);
+    expect(existsSync(seq(fx.root))).toBe(false);
+  });
+
   it('without bucket evidence the plan is refused (exit 5); crash-during-run with evidence needs no change', async () => {
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const none = await cli(['repair-index', fx.storeDir, '--config', f('crash-during-run', 'fluent-bit.conf')]);

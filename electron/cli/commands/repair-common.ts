@@ -82,6 +82,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
   if (opts.force) process.stderr.write('WARNING: --force given: refusals that protect your data (Fluent Bit running, index below the safe value) are overridden.\n');
   let ctx: DiagnosisContext;
   let client = null;
+  let plan: RepairPlan | null = null;
   try {
     if (run.action === 'undo') {
       ctx = { storePath: run.store, report: null as never, config: null, evidence: new Map(), diagnosis: null as never };
@@ -103,7 +104,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
       }
       run.actionOptions = { ...run.actionOptions, outputId: ev.outputId ?? run.actionOptions?.outputId };
     }
-    const plan = await planAction(run.action, ctx, { ...run.actionOptions, force: opts.force, client, signal: ac.signal });
+    plan = await planAction(run.action, ctx, { ...run.actionOptions, force: opts.force, client, signal: ac.signal });
     if (!opts.apply) {
       if (opts.json) printJson({ dryRun: true, plan });
       else process.stdout.write(formatPlan(plan, opts.force) + 'Dry run: nothing was changed. Run again with --apply to do it.\n');
@@ -124,9 +125,15 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
     if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
   } catch (err) {
     clearProgress();
-    if (err instanceof RefusedError) throw new CliError(err.message, EXIT.REFUSED);
-    if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError) throw new CliError(err.message, EXIT.USAGE);
-    throw err;
+    let out: unknown = err;
+    if (err instanceof RefusedError) out = new CliError(err.message, EXIT.REFUSED);
+    else if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError) out = new CliError(err.message, EXIT.USAGE);
+    // --json: scripts always get one JSON document on stdout, also when refused or failed.
+    if (opts.json) {
+      const exitCode = out instanceof CliError ? out.exitCode : EXIT.FAILED;
+      printJson({ dryRun: !opts.apply, ...(plan ? { plan } : {}), error: { exitCode, message: (out as Error)?.message ?? String(out) } });
+    }
+    throw out;
   } finally {
     client?.destroy();
   }

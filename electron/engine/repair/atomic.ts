@@ -22,6 +22,8 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Owner for a new file (an existing target keeps its own). Applied only when we may chown. */
   owner?: { uid: number; gid: number } | null;
+  /** Undo: give the file exactly this mode and owner, whatever the current target has. */
+  exact?: { mode: number; uid?: number; gid?: number } | null;
   hooks?: AtomicWriteHooks;
 }
 
@@ -53,15 +55,6 @@ export async function fsyncDir(dir: string): Promise<void> {
     throw err;
   } finally {
     await fh?.close().catch(() => undefined);
-  }
-}
-
-async function readIfExists(p: string): Promise<Buffer | null> {
-  try {
-    return await fsp.readFile(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
   }
 }
 
@@ -117,9 +110,10 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
   }
   if (st && !st.isFile()) throw new Error(`${target}: not a regular file (${st.isSymbolicLink() ? 'symlink' : 'special'}); refusing to replace it`);
   const previous = st ? await fsp.readFile(target) : null;
-  const mode = st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
-  const uid = st ? st.uid : (opts.owner?.uid ?? (process.getuid?.() ?? 0));
-  const gid = st ? st.gid : (opts.owner?.gid ?? (process.getgid?.() ?? 0));
+  const ex = opts.exact ?? null;
+  const mode = ex ? ex.mode : st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
+  const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? (process.getuid?.() ?? 0)));
+  const gid = ex?.gid ?? (st ? st.gid : (opts.owner?.gid ?? (process.getgid?.() ?? 0)));
 
   await sweepStaleTemps(target);
   const tmp = tempNameFor(target);
@@ -170,10 +164,36 @@ export async function durableUnlink(p: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Create `dir` and its missing parents (mode `mode`), each one fsynced into its parent, so a power
+ * loss cannot drop a folder that later receives a moved file. Refuses a symlink or non-directory.
+ */
+export async function mkdirsDurable(dir: string, mode: number): Promise<void> {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const st = await fsp.lstat(d).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (st) {
+      assertRealDir(d, st);
+      break;
+    }
+    missing.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing) await mkdirExact(d, mode);
+}
+
+function assertRealDir(dir: string, st: import('node:fs').Stats): void {
+  if (st.isSymbolicLink()) throw new Error(`${dir}: is a symlink, not a directory; refusing to write through it`);
+  if (!st.isDirectory()) throw new Error(`${dir}: exists but is not a directory; refusing to write there`);
+}
+
 /** rename + fsync of both directories (for moving chunks). Refuses to replace an existing target. */
 export async function durableMove(from: string, to: string): Promise<void> {
-  await fsp.mkdir(path.dirname(to), { recursive: true, mode: 0o700 });
-  if (await readIfExists(to).then((b) => b !== null)) throw new Error(`${to}: already exists; refusing to replace it`);
+  await mkdirsDurable(path.dirname(to), 0o700);
+  if (await fsp.lstat(to).then(() => true, () => false)) throw new Error(`${to}: already exists; refusing to replace it`);
   await fsp.rename(from, to);
   await fsyncDir(path.dirname(to));
   if (path.dirname(to) !== path.dirname(from)) await fsyncDir(path.dirname(from));
@@ -184,7 +204,12 @@ export async function mkdirExact(dir: string, mode: number, owner?: { uid: numbe
   try {
     await fsp.mkdir(dir, { mode });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      assertRealDir(dir, await fsp.lstat(dir));
+      return false;
+    }
+    if (code === 'ENOTDIR') throw new Error(`${dir}: a parent (${path.dirname(dir)}) is not a directory; refusing to write there`);
     throw err;
   }
   await fsp.chmod(dir, mode);

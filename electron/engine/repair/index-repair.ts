@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { PlanStep, RepairAction, RepairPlan, RepairResult } from '../../../shared/model';
 import { checkWriteAllowed, diffSnapshots, snapshotTree } from './guard';
-import { describeSeqIndexState, encodeSeqIndex, readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
+import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
 import { pathExists } from './fsutil';
@@ -67,15 +67,28 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
       });
     }
   }
-  if (current.state === 'value' && (current.value === proposed || (input.value === undefined && current.value > proposed))) {
+  const unsafe = unsafeIndexReason(proposed, input.value !== undefined ? 'The value' : 'The safe next index');
+  if (unsafe) {
+    plan.refusals.push({ reason: unsafe, forceable: false });
+    plan.summary = `Cannot set seq_index_${input.outputId} to ${proposed}.`;
+    plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, true);
+    return withGuard(plan, input);
+  }
+  // Compare exactly: the file is a uint64 and can hold values a JavaScript number cannot.
+  const cur = exactValue(current);
+  const prop = BigInt(proposed);
+  if (cur !== null && cur > BigInt(Number.MAX_SAFE_INTEGER)) {
+    plan.warnings.push(`seq_index_${input.outputId} holds ${current.state === 'value' ? current.valueText : ''}: Fluent Bit counts in uint64 and wraps to 0 after 18446744073709551615, then reuses keys from 0. If this value is not intended, set a sane one with --value.`);
+  }
+  if (current.state === 'value' && cur !== null && (cur === prop || (input.value === undefined && cur > prop))) {
     plan.summary =
-      current.value === proposed
+      cur === prop
         ? `No change needed: seq_index_${input.outputId} already holds ${current.valueText}${proposed >= safe ? ' (safe)' : ''}.`
         : `No change needed: seq_index_${input.outputId} holds ${current.valueText}, above the safe next index ${safe} (a gap never overwrites).`;
     plan.details = details(rootPath, input.outputId, current.value, file, current.bytes, true);
     return withGuard(plan, input);
   }
-  if (current.state === 'value' && current.value > proposed) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
+  if (current.state === 'value' && cur !== null && cur > prop) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
   const steps: PlanStep[] = [];
   if (!(await pathExists(sequenceDir))) steps.push({ kind: 'mkdir', target: sequenceDir, description: 'create sequence/ with mode 0755 (as Fluent Bit does)' });
   if (!(await pathExists(indexDir))) steps.push({ kind: 'mkdir', target: indexDir, description: 'create index_metadata/ with mode 0700 (as Fluent Bit does)' });

@@ -49,7 +49,8 @@ export type JournalEntry =
   | ActionEntry
   | { type: 'applied'; id: string; at: string; verified: boolean; after: Record<string, { exists: boolean; sha256?: string; size?: number }> }
   | { type: 'undone'; id: string; at: string }
-  | { type: 'failed'; id: string; at: string; message: string };
+  | { type: 'failed'; id: string; at: string; message: string }
+  | { type: 'undo-failed'; id: string; at: string; message: string };
 
 export function toolDir(rootPath: string): string {
   return path.join(rootPath, TOOL_DIR);
@@ -70,15 +71,43 @@ export async function ensureToolDir(rootPath: string): Promise<string> {
   return dir;
 }
 
-/** Append one line and fsync it (the journal is the source of truth after a crash). */
+/** Appends to one journal run one after another within this process (replay runs workers in parallel). */
+const appendQueues = new Map<string, Promise<void>>();
+
+/**
+ * Append one line and fsync it (the journal is the source of truth after a crash). A crash while
+ * appending can leave a last line without its newline; the next append then starts on a new line,
+ * so the torn line stays the only casualty (readLines skips it) instead of swallowing this entry.
+ */
 export async function appendLine(file: string, value: unknown): Promise<void> {
-  const fh = await fsp.open(file, 'a', 0o600);
+  const prev = appendQueues.get(file) ?? Promise.resolve();
+  const run = prev.then(() => appendNow(file, value));
+  const tail = run.catch(() => undefined);
+  appendQueues.set(file, tail);
   try {
-    await fh.appendFile(JSON.stringify(value) + '\n');
+    await run;
+  } finally {
+    if (appendQueues.get(file) === tail) appendQueues.delete(file);
+  }
+}
+
+async function appendNow(file: string, value: unknown): Promise<void> {
+  const created = !(await fsp.lstat(file).then(() => true, () => false));
+  const fh = await fsp.open(file, 'a+', 0o600);
+  try {
+    const { size } = await fh.stat();
+    let lead = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) lead = '\n';
+    }
+    await fh.appendFile(lead + JSON.stringify(value) + '\n');
     await fh.sync();
   } finally {
     await fh.close();
   }
+  if (created) await fsyncDir(path.dirname(file)); // the new journal's directory entry must survive too
 }
 
 /** Parse a JSON-lines file; a torn or garbled line is skipped (it can only be the last one). */

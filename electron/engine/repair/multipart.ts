@@ -59,7 +59,11 @@ async function serverParts(client: S3Client, bucket: string, key: string, upload
       marker = r.NextPartNumberMarker;
     }
   } catch (err) {
-    if (httpStatus(err) === 404 || (err as { name?: string }).name === 'NoSuchUpload') return null;
+    // A 404 means the upload is gone (AWS: NoSuchUpload; Ceph RGW: NoSuchKey) — but a 404 NoSuchBucket
+    // (wrong bucket or endpoint) must not make us forget the local record.
+    const e = err as { name?: string; Code?: string };
+    if (e.name === 'NoSuchBucket' || e.Code === 'NoSuchBucket') throw err;
+    if (httpStatus(err) === 404 || e.name === 'NoSuchUpload' || e.Code === 'NoSuchUpload') return null;
     throw err;
   }
 }
@@ -88,7 +92,8 @@ function decide(rec: MultipartRecord, server: Map<number, string>, decision: Mul
     return matched.length ? { op: 'complete', parts: matched, reason: `complete requested with the ${matched.length} matching part(s) (${facts})` } : { op: 'none', parts: [], reason: `cannot complete: no part matches (${facts})` };
   }
   if (matched.length && matched.length === wanted.length) return { op: 'complete', parts: matched, reason: `every recorded part is on the server with the same ETag (${facts})` };
-  return { op: 'abort', parts: [], reason: `the record and the server disagree, completing would build a wrong object (${facts})` };
+  // Aborting deletes the uploaded parts for good: only on request (--abort), never by default.
+  return { op: 'none', parts: [], reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: pass --abort to abort it, or --complete to complete it with the matching parts` };
 }
 
 export async function planMultipart(input: MultipartInput): Promise<RepairPlan & { settle: SettleItem[] }> {

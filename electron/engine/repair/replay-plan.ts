@@ -10,7 +10,7 @@ import { renderKey, toS3Key } from '../../../shared/keyformat';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type RepairPlan, type RootReport } from '../../../shared/model';
 import { checkWriteAllowed } from './guard';
 import type { ReplayCompression } from './chunkfile';
-import { readSeqIndexState, seqIndexPaths } from './seqindex';
+import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from './seqindex';
 import { loadReplayState } from './replay-journal';
 
 export interface ReplayTarget {
@@ -102,7 +102,10 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   let indexBehind = false;
   if (hasIndex && t.outputId !== null) {
     const cur = await readSeqIndexState(seqIndexPaths(rootPath, t.outputId).file);
-    if (cur.state === 'value' && cur.value > first) {
+    const curExact = exactValue(cur);
+    const unsafe = curExact !== null ? unsafeIndexReason(curExact, `seq_index_${t.outputId} holds`) : null;
+    if (unsafe) plan.refusals.push({ reason: unsafe, forceable: false });
+    if (cur.state === 'value' && !unsafe && cur.value > first) {
       plan.why.push(`seq_index_${t.outputId} holds ${cur.valueText}, above the safe index ${first}: allocating from ${cur.value}.`);
       first = cur.value;
     }
@@ -113,6 +116,11 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
       first = maxIndex + 1;
     }
     indexBehind = maxIndex !== null && !(cur.state === 'value' && cur.value > maxIndex);
+  }
+  const tooBig = hasIndex ? unsafeIndexReason(first, 'The first $INDEX to allocate') : null;
+  if (tooBig) {
+    plan.refusals.push({ reason: tooBig, forceable: false });
+    first = 0; // keeps the (refused) plan printable; nothing is allocated from it
   }
   const active = activeStreamName(input.root);
   let next = first;

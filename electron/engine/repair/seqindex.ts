@@ -66,8 +66,19 @@ export function describeSeqIndexState(s: SeqIndexState): string {
   return s.state === 'value' ? s.valueText : '?';
 }
 
+/** Why an index value cannot be handled exactly (JavaScript numbers are exact only up to 2^53 - 1), or null. */
+export function unsafeIndexReason(value: number | bigint, what: string): string | null {
+  if (typeof value === 'bigint' ? value <= BigInt(Number.MAX_SAFE_INTEGER) : Number.isSafeInteger(value) && value >= 0) return null;
+  return `${what} ${value.toString()} is beyond 2^53 - 1 (${Number.MAX_SAFE_INTEGER}): Store Doctor cannot count exactly from there, so it will not write or allocate index values at that size. Set the file by hand if you really need it.`;
+}
+
+/** The exact value of a readable index file (uint64, may exceed 2^53). */
+export function exactValue(s: SeqIndexState): bigint | null {
+  return s.state === 'value' ? BigInt(s.valueText) : null;
+}
+
 export function encodeSeqIndex(value: number): Buffer {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`index ${value} is not a non-negative integer`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`index ${value} is not a non-negative integer below 2^53`);
   return Buffer.from(String(value), 'ascii');
 }
 

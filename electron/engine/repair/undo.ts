@@ -69,6 +69,15 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
   const last = await lastUndoable(plan.storePath);
   if (!last || last.entry.id !== d.id) throw new Error('the journal changed since the undo was planned; plan again');
   const e = last.entry;
+  // Re-check right before writing: a file changed since the plan (Fluent Bit started?) is refused.
+  if (!opts.force) {
+    for (const c of e.changes) {
+      if (c.kind !== 'file' || !last.after?.[c.path]) continue;
+      const now = await currentAfter(c.path);
+      const after = last.after[c.path];
+      if (after.exists !== now.exists || after.sha256 !== now.sha256) throw new RefusedError([`${c.path} changed after the action; undoing would discard that change.`]);
+    }
+  }
   let verified = true;
   for (const c of [...e.changes].reverse()) {
     const step = describe(c);
@@ -76,8 +85,12 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
       if (c.kind === 'file') {
         if (c.before.exists) {
           const bytes = await readBackup(e.rootPath, c.before.backup!);
-          await atomicWriteFile(c.path, bytes, { mode: c.before.mode, owner: c.before.uid !== undefined ? { uid: c.before.uid, gid: c.before.gid! } : null });
-          if (c.before.mode !== undefined) await fsp.chmod(c.path, c.before.mode);
+          const w = await atomicWriteFile(c.path, bytes, {
+            mode: c.before.mode,
+            owner: c.before.uid !== undefined ? { uid: c.before.uid, gid: c.before.gid! } : null,
+            exact: c.before.mode !== undefined ? { mode: c.before.mode, uid: c.before.uid, gid: c.before.gid } : null,
+          });
+          result.warnings.push(...w.warnings);
           const now = await currentAfter(c.path);
           if (now.sha256 !== c.before.sha256) verified = false;
         } else {
@@ -105,11 +118,17 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
       result.steps.push({ step, ok: false, message: (err as Error).message });
     }
   }
-  await appendLine(last.journal, { type: 'undone', id: e.id, at: new Date().toISOString() });
   result.applied = true;
   result.verified = verified && result.steps.every((s) => s.ok);
-  result.summary = `Undid ${e.action} ${e.id}.`;
   result.undoId = e.id;
+  if (!result.verified) {
+    // Not recorded as undone: the next `undo` retries this action instead of silently moving on to an older one.
+    await appendLine(last.journal, { type: 'undo-failed', id: e.id, at: new Date().toISOString(), message: result.steps.filter((s) => !s.ok).map((s) => `${s.step.target}: ${s.message}`).join('; ') });
+    result.summary = `Undo of ${e.action} ${e.id} is INCOMPLETE (see the failed steps); it stays the last action: fix the cause and run undo again.`;
+    return result;
+  }
+  await appendLine(last.journal, { type: 'undone', id: e.id, at: new Date().toISOString() });
+  result.summary = `Undid ${e.action} ${e.id}.`;
   return result;
 }
 

@@ -75,7 +75,7 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
     }
   }, 60_000);
 
-  it('aborts when the record and the server disagree (ETag mismatch), and refuses to complete over an existing key', async () => {
+  it('leaves an upload alone when the record and the server disagree (ETag mismatch; abort only on request), and refuses to complete over an existing key', async () => {
     const t = tempDir('sd-mpu-');
     try {
       const bucket = await newBucket(client, 'sd-mpu2');
@@ -87,8 +87,10 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k/two', Body: 'existing' }));
       const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
       const one = plan.settle.find((s) => s.key === 'k/one')!;
-      expect(one.op).toBe('abort');
+      // abort deletes the parts for good: only with --abort (was 'abort' by default, a data-loss bug)
+      expect(one.op).toBe('none');
       expect(one.reason).toMatch(/ETag differs: 2/);
+      expect(one.reason).toMatch(/--abort/);
       expect(plan.refusals.some((r) => /k\/two already exists/.test(r.reason))).toBe(true);
       await expect(applyMultipart(plan, { client, skipProcessCheck: true })).rejects.toThrow(/refused/);
       expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');
