@@ -39,6 +39,18 @@ export const documentSchema = z.object({ name: z.string().min(1).max(500), text:
 
 export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo']);
 
+/** What every repair action is planned and applied from (apply adds the typed confirmation). */
+const repairRequestSchema = z.object({
+  storeId: id,
+  action: repairActionSchema,
+  outputId: z.number().int().min(0).optional(),
+  value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  method: z.enum(['marker', 'shadow']).optional(),
+  includeActive: z.boolean().optional(),
+  connection: connectionSchema.optional(),
+  force: z.boolean().optional(),
+});
+
 /** Inputs of every request. Keys are `area.verb`. */
 export const requestSchemas = {
   'app.info': z.object({}).strict(),
@@ -74,28 +86,9 @@ export const requestSchemas = {
     })
     .strict(),
   'diagnose.run': z.object({ storeId: id, at: z.string().datetime({ offset: true }).optional(), outputId: z.number().int().min(0).optional() }).strict(),
-  'repair.plan': z
-    .object({
-      storeId: id,
-      action: repairActionSchema,
-      outputId: z.number().int().min(0).optional(),
-      value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-      method: z.enum(['marker', 'shadow']).optional(),
-      includeActive: z.boolean().optional(),
-      connection: connectionSchema.optional(),
-      force: z.boolean().optional(),
-    })
-    .strict(),
-  'repair.apply': z
-    .object({
-      storeId: id,
-      action: repairActionSchema,
-      outputId: z.number().int().min(0).optional(),
-      value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-      method: z.enum(['marker', 'shadow']).optional(),
-      includeActive: z.boolean().optional(),
-      connection: connectionSchema.optional(),
-      force: z.boolean().optional(),
+  'repair.plan': repairRequestSchema.strict(),
+  'repair.apply': repairRequestSchema
+    .extend({
       /** The user typed this to confirm (must equal the bucket name). */
       confirm: z.string().max(500),
     })

@@ -10,18 +10,7 @@ import type { PickKind } from './channels';
 
 export { IPC_EVENT, IPC_PICK_PATH, IPC_REQUEST, PICK_KINDS, type PickKind } from './channels';
 
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { APP_CSP } from '../../shared/csp';
 
 /** webPreferences of the one window: isolated, sandboxed, no Node in the page. */
 export function secureWebPreferences(preloadPath: string) {
