@@ -21,7 +21,7 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--endpoint <url>', 'S3 endpoint for --live (default: the output\'s endpoint)')
     .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default on, as Fluent Bit)'))
     .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
-    .option('--at <ISO time>', 'assumed restart time for the overwrite check (default: now)');
+    .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)');
 }
 
 export interface EvidenceCliOptions {
@@ -76,8 +76,12 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
   }
   if (opts.at !== undefined) {
     const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-    const t = Date.parse(opts.at);
-    if (!iso.test(opts.at.trim()) || Number.isNaN(t)) throw new CliError(`--at ${opts.at}: not an ISO time (e.g. 2026-11-29T18:40:00Z)`, EXIT.USAGE);
+    const text = opts.at.trim();
+    // Key times and collision windows are UTC (spec §6.1): a date-time without a zone is UTC too,
+    // not the local time Date.parse would assume.
+    const m = iso.exec(text);
+    const t = m ? Date.parse(m[1] && !m[4] ? `${text}Z` : text) : NaN;
+    if (Number.isNaN(t)) throw new CliError(`--at ${opts.at}: not an ISO time (e.g. 2026-11-29T18:40:00Z; a time without a zone is UTC)`, EXIT.USAGE);
     out.at = new Date(t);
   }
   return out;

@@ -51,6 +51,30 @@ function describeSeconds(s: number): string {
   return 'century';
 }
 
+/** The calendar levels, coarse to fine, and the conversions that give each. */
+const LEVELS: { unit: string; convs: string[] }[] = [
+  { unit: 'year', convs: ['Y', 'y', 'G', 'g'] },
+  { unit: 'month', convs: ['m', 'b', 'B', 'j'] },
+  { unit: 'day', convs: ['d', 'e', 'j'] },
+  { unit: 'hour', convs: ['H', 'k'] },
+  { unit: 'minute', convs: ['M'] },
+  { unit: 'second', convs: ['S'] },
+];
+
+/**
+ * How often periodic time fields render the same again (`%H` alone: every day; `%Y/%d`: every
+ * month; `%I` without `%p`: every 12 hours). Null when it is not one calendar period.
+ */
+export function repeatPeriod(conversions: string[]): string | null {
+  const has = (l: number) => LEVELS[l].convs.some((c) => conversions.includes(c));
+  const twelve = !conversions.some((c) => LEVELS[3].convs.includes(c)) && conversions.some((c) => c === 'I' || c === 'l') && !conversions.some((c) => c === 'p' || c === 'P');
+  let finest = -1;
+  for (let l = 0; l < LEVELS.length; l++) if (has(l) || (l === 3 && twelve)) finest = l;
+  if (finest < 0) return null;
+  for (let l = finest - 1; l >= 0; l--) if (!has(l)) return `every ${LEVELS[l].unit}`;
+  return twelve ? 'every 12 hours' : null;
+}
+
 export function analyzeCollisions(format: string, _tagDelimiters = '.'): CollisionAnalysis {
   const tokens = tokenizeKeyFormat(s3FormOfFormat(format));
   const hasIndex = tokens.some((t) => t.kind === 'index');
@@ -82,7 +106,7 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'same-window',
-      explanation: `Besides $INDEX${hasTag ? ' and the tag' : ''}, the key has time fields (${res.conversions.map((c) => '%' + c).join(' ')}) that repeat periodically: a reused index overwrites a key${tagText} whenever the time fields render the same again.`,
+      explanation: `Besides $INDEX${hasTag ? ' and the tag' : ''}, the key has time fields (${res.conversions.map((c) => '%' + c).join(' ')}) that repeat periodically${repeatPeriod(res.conversions) ? ` (${repeatPeriod(res.conversions)})` : ''}: a reused index overwrites a key${tagText} of any age whenever the time fields render the same again.`,
     };
   }
   if (res.seconds <= 1) {
@@ -158,7 +182,7 @@ export function keyFormatPrefixTemplate(format: string, tagDelimiters = '.'): Ke
       .map((t) => {
         if (t.kind === 'literal') return escRe(t.text);
         if (t.kind === 'tag') return '[^/]*';
-        if (t.kind === 'tagPart') return partChars;
+        if (t.kind === 'tagPart') return `(?:${partChars}|[^/]*\\[${t.n}\\])`;
         if (t.kind === 'index') return '(?:0|[1-9]\\d*)';
         if (t.kind === 'uuid') return '[0-9A-Za-z]{8}';
         return `(?:${timePattern(t)})`;

@@ -30,11 +30,17 @@ const FIELD_OF: Record<string, Field> = {
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-function numPattern(width: number, spacePad: boolean, flag: string, widthOverride: number | null): string {
-  if (flag.includes('-')) return '\\d+';
+/**
+ * Digits of a numeric conversion. Unpadded (`-`) fields are variable-width; they are matched lazily
+ * so that, when a key is ambiguous (`%-H$INDEX` → "1512": hour 1 index 512, or hour 15 index 12),
+ * `$INDEX` gets every digit it can: the highest reading, so a safe next index is never too low.
+ * `maxDigits` null: unbounded (`%s`, `%Y`, `%G`).
+ */
+function numPattern(width: number, spacePad: boolean, flag: string, widthOverride: number | null, maxDigits: number | null = width): string {
+  if (flag.includes('-')) return maxDigits === null ? '\\d+' : `\\d{1,${maxDigits}}?`;
   const w = widthOverride ?? width;
   if (flag.includes('_') || (spacePad && !flag.includes('0'))) return `[ \\d]{${w}}`;
-  return w <= 1 ? '\\d+' : `\\d{${w}}`;
+  return w <= 1 ? (maxDigits === null ? '\\d+' : `\\d{1,${maxDigits}}?`) : `\\d{${w}}`;
 }
 
 /** Regex source for one time conversion (capturing group added by the caller). */
@@ -49,7 +55,7 @@ export function timePattern(t: Extract<KeyToken, { kind: 'time' }>): string {
     case 'B': return names(MONTHS);
     case 'p': return t.flag.includes('#') ? 'am|pm' : 'AM|PM';
     case 'P': return t.flag.includes('^') ? 'AM|PM' : 'am|pm';
-    case 'Y': case 'G': return numPattern(4, false, t.flag, t.width);
+    case 'Y': case 'G': return numPattern(4, false, t.flag, t.width, null);
     case 's': return '\\d+';
     case 'j': return numPattern(3, false, t.flag, t.width);
     case 'e': case 'k': case 'l': return numPattern(2, true, t.flag, t.width);
@@ -94,7 +100,8 @@ export function compileKeyFormat(format: string, opts: ParseKeyOptions = {}): Co
   for (const t of tokens) {
     if (t.kind === 'literal') src += esc(t.text);
     else if (t.kind === 'tag') group('tag', { kind: 'tag' }, '[\\s\\S]*?');
-    else if (t.kind === 'tagPart') group(`tag${t.n}`, { kind: 'tagPart', n: t.n }, partChars);
+    // a part, or — when the tag has fewer parts — the `<tag>[n]` text the $TAG pass leaves (spec §6.1)
+    else if (t.kind === 'tagPart') group(`tag${t.n}`, { kind: 'tagPart', n: t.n }, `${partChars}|[\\s\\S]*?\\[${t.n}\\]`);
     else if (t.kind === 'index') group('index', { kind: 'index' }, '0|[1-9]\\d*');
     else if (t.kind === 'uuid') group('uuid', { kind: 'uuid' }, '[0-9A-Za-z]{8}');
     else group(`time${t.text}`, { kind: 'time', conv: t.conv, field: FIELD_OF[t.conv] ?? 'other' }, timePattern(t));
@@ -123,6 +130,7 @@ export function parseKey(format: string, s3Key: string, opts: ParseKeyOptions = 
   let m = c.regex.exec(s3Key);
   if (!m && s3Key.startsWith('/')) m = c.regex.exec(s3Key.slice(1));
   if (!m) return null;
+  const delimiters = opts.tagDelimiters ?? '.';
   const parts: KeyParts = {};
   const f: Partial<Record<Field, number>> = {};
   const set = (field: Field, v: number): boolean => {
@@ -136,7 +144,12 @@ export function parseKey(format: string, s3Key: string, opts: ParseKeyOptions = 
     const v = m[i + 1];
     if (v === undefined) continue;
     if (g.kind === 'tag') parts.tag = v;
-    else if (g.kind === 'tagPart') (parts.tagParts ??= {})[g.n!] = v;
+    else if (g.kind === 'tagPart') {
+      const outOfRange = outOfRangeTag(v, g.n!, delimiters);
+      if (outOfRange === null) (parts.tagParts ??= {})[g.n!] = v;
+      else if (outOfRange === false || (parts.tag !== undefined && parts.tag !== outOfRange)) return null;
+      else parts.tag = outOfRange;
+    }
     else if (g.kind === 'index') {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return null;
@@ -155,13 +168,25 @@ export function parseKey(format: string, s3Key: string, opts: ParseKeyOptions = 
     }
   }
   if (parts.tag !== undefined && parts.tagParts) {
-    const tokens = splitTag(parts.tag, opts.tagDelimiters ?? '.');
+    const tokens = splitTag(parts.tag, delimiters);
     for (const [n, v] of Object.entries(parts.tagParts)) if (tokens[Number(n)] !== v) return null;
   }
   const time = resolveTime(f);
   if (time === null) return null;
   if (Object.keys(time).length) parts.time = time;
   return parts;
+}
+
+/**
+ * A `$TAG[n]` value holding a delimiter can only be Fluent Bit's text for a part beyond the tag's
+ * parts: `<tag>[n]`. Returns null for an ordinary part, the tag for that text, false otherwise.
+ */
+function outOfRangeTag(v: string, n: number, delimiters: string): string | null | false {
+  if (![...v].some((ch) => delimiters.includes(ch))) return null;
+  const suffix = `[${n}]`;
+  if (!v.endsWith(suffix)) return false;
+  const tag = v.slice(0, -suffix.length);
+  return splitTag(tag, delimiters).length <= n ? tag : false;
 }
 
 /** Combine raw fields into UTC year/month/day/hour/minute/second; null when they contradict. */

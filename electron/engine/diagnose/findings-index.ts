@@ -22,8 +22,34 @@ export interface IndexContext {
 
 const when = (p: ParsedKey) => (p.time ? ` (${p.time})` : '');
 
+/** Evidence that was cut (denied prefixes, cancel, error): the highest index seen is only a lower bound. */
+function incomplete(c: IndexContext): boolean {
+  return !!c.bucket.evidence && !c.bucket.evidence.complete;
+}
+
+function incompleteLine(c: IndexContext): string {
+  const why = c.bucket.evidence?.notes.find((n) => /denied|cancel|error|cut|incomplete/i.test(n));
+  return `the bucket evidence is incomplete${why ? ` (${why})` : ''}: the next index must be at least ${c.safeNextIndex}, and may have to be higher`;
+}
+
 function repairAction(c: IndexContext, lead: string): string {
+  if (incomplete(c)) {
+    return (
+      `${lead} No value can be recommended: ${incompleteLine(c)}. Complete the listing (fix the denied permission or repeat it to the end), ` +
+      `then run \`${command(c.cmd, 'diagnose', c.target.id)}\` again before repairing.`
+    );
+  }
   return `${lead} Run \`${command(c.cmd, 'repair-index', c.target.id, { apply: true })}\` with Fluent Bit stopped to write ${c.safeNextIndex} to seq_index_${c.target.id}.`;
+}
+
+/** The protect-index command a finding recommends: a marker when no sibling uploads it, else a shadow copy. */
+function protectAction(c: IndexContext): string {
+  const marker = command(c.cmd, 'protect-index', c.target.id, { evidence: false, extra: ['--method', 'marker'], apply: true });
+  const shadow = command(c.cmd, 'protect-index', c.target.id, { evidence: false, extra: ['--method', 'shadow'], apply: true });
+  const restore = command(c.cmd, 'restore-index', c.target.id, { evidence: false, apply: true });
+  const viaShadow = `keep a shadow copy outside store_dir: \`${shadow}\`, and run \`${restore}\` before each start (ExecStartPre, init container)`;
+  if (c.rootSiblings.some((s) => !s.hasIndex)) return `A marker would be uploaded by ${c.rootSiblings.filter((s) => !s.hasIndex).map((s) => s.displayName).join(', ')}: ${viaShadow}.`;
+  return `Protect the index with a marker chunk: \`${marker}\` (or ${viaShadow}).`;
 }
 
 export function indexFileFindings(c: IndexContext): Finding[] {
@@ -41,13 +67,20 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       evidence: [
         target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist` : `root ${target.rootPath ?? target.bucket} is not in the store`,
         target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (spec §5.4)' : '',
-        used ? `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})` : bucket.evidence ? 'no key of this format in the bucket' : 'no bucket evidence: the highest index used is unknown',
+        used
+          ? `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`
+          : !bucket.evidence
+            ? 'no bucket evidence: the highest index used is unknown'
+            : incomplete(c)
+              ? 'no key of this format in the part of the bucket that could be listed'
+              : 'no key of this format in the bucket',
+        incomplete(c) ? incompleteLine(c) : '',
       ].filter(Boolean),
       action: empty
         ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 is safe.'
         : repairAction(c, bucket.evidence ? 'Restore the index before Fluent Bit starts again.' : 'Restore the index before Fluent Bit starts again; give the bucket listing so the value can be checked.'),
       outputId: id,
-      data: { expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null, safeNextIndex: c.safeNextIndex },
+      data: { expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null, safeNextIndex: incomplete(c) ? null : c.safeNextIndex, lowerBound: c.safeNextIndex },
     });
   } else if (c.persisted === null) {
     out.push({
@@ -64,7 +97,7 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       code: 'INDEX_BEHIND_BUCKET',
       severity: 'error',
       summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${bucket.highestIndex}: the next uploads reuse used values.`,
-      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`, `safe next index: ${c.safeNextIndex}`],
+      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`, incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndex}`],
       action: repairAction(c, 'Move the index past the bucket.'),
       outputId: id,
       data: { persisted: c.persisted, highest: bucket.highestIndex },
@@ -89,7 +122,7 @@ export function reuseFindings(c: IndexContext): Finding[] {
         ...capped(lines, 15),
         c.collision.risk === 'practically-never' || c.collision.risk === 'never' ? `no key collided: ${c.collision.explanation}` : '',
       ].filter(Boolean),
-      action: `Keep the index from resetting: run \`${command(c.cmd, 'protect-index', target.id, { evidence: false, apply: true })}\` after repairing it; consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
+      action: `Keep the index from resetting after repairing it. ${protectAction(c)} Consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
       outputId: target.id,
       data: { indices, resets: bucket.resets },
     });
@@ -106,7 +139,7 @@ export function reuseFindings(c: IndexContext): Finding[] {
           return `${k}: ${vs.length} versions ${vs.map((v) => `${v.versionId ?? '?'}${when(v)}`).join(', ')}`;
         }),
       ),
-      action: `Recover the overwritten versions: \`${command(c.cmd, 'recover-versions', target.id, { apply: true })}\`; then repair and protect the index.`,
+      action: `Recover the overwritten versions: \`${command(c.cmd, 'recover-versions', target.id, { live: true, apply: true })}\`; then repair and protect the index.`,
       outputId: target.id,
       data: { keys },
     });
@@ -139,7 +172,7 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
     severity: 'critical',
     summary: `If Fluent Bit starts now it uses $INDEX ${start}, ${start + 1}, … and overwrites ${plural(atRisk.length, 'existing object')} ${until === Infinity ? '' : 'in the same time window '}(${collision.risk}).`,
     evidence: [
-      `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); safe next index: ${c.safeNextIndex}`,
+      `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); ${incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndex}`}`,
       `assumed restart time ${c.at.toISOString()}; collision window ${window}`,
       collision.explanation,
       ...capped(atRisk.map((p) => `index ${p.index}: ${p.key}${when(p)}${p.window ? ` — collides until ${p.window.end.toISOString()}` : ''}`)),
@@ -157,7 +190,7 @@ export function sequenceFinding(c: IndexContext): Finding | null {
   const markers = seqInfo?.markerChunks ?? [];
   const dangerous = c.collision.risk === 'always' || c.collision.risk === 'same-window';
   const severity = dangerous ? 'error' : 'warning';
-  const protectCmd = command(c.cmd, 'protect-index', target.id, { evidence: false, apply: true });
+  const shadowCmd = command(c.cmd, 'protect-index', target.id, { evidence: false, extra: ['--method', 'shadow'], apply: true });
   if (!markers.length) {
     return {
       code: 'SEQUENCE_UNPROTECTED',
@@ -168,7 +201,7 @@ export function sequenceFinding(c: IndexContext): Finding | null {
         'sequence/ holds no registered chunk, so flb_fstore_destroy() removes it at exit (spec §5.4, issue #11987)',
         dangerous ? `with this key format a reset overwrites objects: ${c.collision.explanation}` : c.collision.explanation,
       ].filter(Boolean),
-      action: `Protect the index with a marker chunk: \`${protectCmd}\` (or keep a copy of seq_index_${target.id} outside store_dir and restore it before each start).`,
+      action: protectAction(c),
       outputId: target.id,
     };
   }
@@ -183,7 +216,7 @@ export function sequenceFinding(c: IndexContext): Finding | null {
         ...unprotecting.map((s) => `${s.displayName} (id ${s.id}) uses ${s.rootPath} with key format ${s.keyFormat}`),
         'verified with Fluent Bit v5.0.9: the output without $INDEX sends the marker as a 0-byte object and deletes it (spec §10)',
       ],
-      action: `Give ${unprotecting.map((s) => s.displayName).join(', ')} its own store_dir (or add $INDEX to its key format), then \`${protectCmd}\` again.`,
+      action: `Give ${unprotecting.map((s) => s.displayName).join(', ')} its own store_dir (or add $INDEX to its key format); until then keep a shadow copy: \`${shadowCmd}\`, restored before each start with \`${command(c.cmd, 'restore-index', target.id, { evidence: false, apply: true })}\`.`,
       outputId: target.id,
       data: { markers, siblings: unprotecting.map((s) => s.id) },
     };

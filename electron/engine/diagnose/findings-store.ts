@@ -25,7 +25,7 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
         const cs = s.chunks.filter(isOk);
         return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
       }),
-      action: `Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each) — repair the index first. To send them without Fluent Bit: \`${command(cmd, 'replay', outputId, { evidence: false, apply: true })}\`.`,
+      action: `Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each) — repair the index first. To send them without Fluent Bit: \`${command(cmd, 'replay', outputId, { live: true, apply: true })}\`.`,
       outputId,
       data: { chunks: chunks.map((c) => c.path) },
     });
@@ -37,7 +37,7 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
       severity: 'warning',
       summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))}) sit in quarantine/: Fluent Bit never uploads them again.`,
       evidence: capped(q.map((c) => `${c.path}: tag ${c.tag ?? '?'}, ${c.records ?? '?'} records${c.mtime ? `, ${c.mtime}` : ''}`)),
-      action: `Replay them create-only: \`${command(cmd, 'replay', outputId, { evidence: false, apply: true })}\`. A downgrade to v4.2.x would upload them as old buffers.`,
+      action: `Replay them create-only: \`${command(cmd, 'replay', outputId, { live: true, apply: true })}\`. A downgrade to v4.2.x would upload them as old buffers.`,
       outputId,
       data: { chunks: q.map((c) => c.path) },
     });
@@ -69,7 +69,7 @@ export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | n
   const pending: string[] = [];
   const orphaned: string[] = [];
   let orphanedSeverity: 'error' | 'warning' = 'warning';
-  const act = command(cmd, 'multipart', outputId, { apply: true });
+  const act = command(cmd, 'multipart', outputId, { live: true, apply: true });
   const matched = new Set<string>();
   for (const { chunk, rec } of records) {
     const label = `${chunk.path}: ${rec.s3Key} upload ${rec.uploadId}, local parts ${rec.completeParts.map((p) => p.partNumber).join(',') || 'none'}`;
@@ -111,7 +111,7 @@ export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | n
       severity: uploads ? 'info' : 'warning',
       summary: `${plural(pending.length, 'multipart upload')} in progress: Fluent Bit completes ${pending.length === 1 ? 'it' : 'them'} at its next start${uploads ? '' : ' (server side not checked)'}.`,
       evidence: pending,
-      action: uploads ? `Nothing to do, or complete now: \`${act}\`.` : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
+      action: uploads ? `Nothing to do, or complete now: \`${command(cmd, 'multipart', outputId, { live: true, extra: ['--complete'], apply: true })}\`.` : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
       outputId,
     });
   }

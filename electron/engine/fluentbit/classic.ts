@@ -1,9 +1,13 @@
 /**
- * Classic Fluent Bit `.conf`: `[SECTION]` headers, indented `key value` entries, `@INCLUDE` (globs,
- * relative to the including file), `@SET key=value`, `#` comments. Keys are case-insensitive.
+ * Classic Fluent Bit `.conf`: `[SECTION]` headers, indented `key value` entries, `@INCLUDE`,
+ * `@SET key=value`, `#` comments. Keys are case-insensitive.
+ *
+ * `@INCLUDE` as `flb_cf_fluentbit.c` (v5.0.9) reads it: a relative path is relative to the MAIN
+ * file's directory at every nesting level (`ctx->root_path`), a glob only when it has a `*`, and the
+ * included file is read inline: its sections take their place among the outputs (ids), it starts
+ * outside any section, and the including file's open section continues after the line.
  */
 import { ConfigError } from './errors';
-import { hasGlobChars } from './glob';
 import type { ConfigIo, ConfigSection, ParsedConfig } from './sections';
 
 export const KNOWN_SECTIONS = new Set([
@@ -16,8 +20,8 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
   if (stack.length > MAX_INCLUDE_DEPTH) throw new ConfigError('@INCLUDE nested too deeply', file);
   if (!into.files.includes(file)) into.files.push(file);
   const lines = text.split(/\r?\n/);
-  let current: ConfigSection | null = into.sections.length ? into.sections[into.sections.length - 1] : null;
-  if (stack.length === 0) current = null;
+  let current: ConfigSection | null = null;
+  const mainFile = stack[0] ?? file;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     const raw = lines[i].replace(/\s+$/, '');
@@ -39,8 +43,8 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
       const arg = (m?.[2] ?? '').trim();
       if (directive === 'INCLUDE') {
         if (!arg) throw new ConfigError('@INCLUDE without a file', file, lineNo);
-        const pattern = io.resolve(file, arg);
-        const matches = hasGlobChars(arg) ? await io.glob(pattern) : [pattern];
+        const pattern = io.resolve(mainFile, arg);
+        const matches = arg.includes('*') ? await io.glob(pattern) : [pattern];
         if (!matches.length) into.warnings.push({ file, line: lineNo, message: `@INCLUDE ${arg}: no file matches` });
         for (const inc of matches) {
           let body: string;
@@ -51,7 +55,6 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
           }
           await readClassic(inc, body, io, into, [...stack, file]);
         }
-        current = into.sections.length ? into.sections[into.sections.length - 1] : current;
         continue;
       }
       if (directive === 'SET') {

@@ -29,18 +29,26 @@ export interface ConfigIo {
 
 const VAR = /\$\{([^}]*)\}/g;
 
-/** `${NAME}` → @SET/env value, else env, else '' with a warning (Fluent Bit leaves it empty). */
+/**
+ * `${NAME}` → @SET/env value, else the environment (an empty one counts as unset, as `getenv` is
+ * read by flb_env_get), else the `${NAME:-default}` fallback, else '' with a warning.
+ */
 export function expandVariables(
   value: string,
   vars: Map<string, string>,
   env: Record<string, string | undefined>,
   onMissing: (name: string) => void,
 ): string {
-  return value.replace(VAR, (_m, name: string) => {
-    const n = name.trim();
-    if (vars.has(n)) return vars.get(n)!;
-    const e = env[n];
-    if (e !== undefined) return e;
+  return value.replace(VAR, (_m, inner: string) => {
+    const sep = inner.indexOf(':');
+    const hasDefault = sep >= 0 && inner[sep + 1] === '-';
+    const n = (hasDefault ? inner.slice(0, sep) : inner).trim();
+    const fallback = hasDefault ? inner.slice(sep + 2) : null;
+    const fromSet = vars.get(n);
+    const e = fromSet ?? (env[n] === '' ? undefined : env[n]);
+    // Fluent Bit skips an empty value when a fallback is given
+    if (e !== undefined && !(fallback !== null && e === '')) return e;
+    if (fallback !== null) return fallback;
     onMissing(n);
     return '';
   });

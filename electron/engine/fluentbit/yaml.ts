@@ -5,7 +5,6 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { ConfigError } from './errors';
-import { hasGlobChars } from './glob';
 import type { ConfigIo, ParsedConfig } from './sections';
 
 const KNOWN_TOP = new Set([
@@ -51,7 +50,8 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
         const rel = isScalar(item) ? String(item.value) : null;
         if (!rel) throw new ConfigError('includes entries must be file names', file, lineOf(item as Node));
         const pattern = io.resolve(file, rel);
-        const matches = hasGlobChars(rel) ? await io.glob(pattern) : [pattern];
+        // flb_cf_yaml.c: relative to the including file's directory; a glob only with a `*`
+        const matches = rel.includes('*') ? await io.glob(pattern) : [pattern];
         if (!matches.length) into.warnings.push({ file, line: lineOf(item as Node), message: `includes ${rel}: no file matches` });
         for (const inc of matches) {
           let body: string;
