@@ -95,7 +95,12 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
       const plan = await planIndexRepair({ storePath: ctx.storePath, rootPath: root.path, outputId: t.id, safeNextIndex: safe, why, value: opts.value, ...flags });
       if (!ev && opts.value === undefined) {
         plan.refusals.push({ reason: 'No bucket evidence (--listing or --live): the keys already used are unknown, so no index can be called safe. Give evidence, or --value N.', forceable: true });
-      } else if (ev && !ev.complete) plan.warnings.push('The bucket listing is incomplete: the safe index may be too low.');
+      } else if (ev && !ev.complete) {
+        const why = ev.notes.length ? ` (${ev.notes.join('; ')})` : '';
+        if (opts.value === undefined) {
+          plan.refusals.push({ reason: `The bucket evidence is incomplete${why}: ${safe} is only a lower bound, a higher $INDEX may already be used. Complete the listing, or give --value N, or --force.`, forceable: true });
+        } else plan.warnings.push(`The bucket evidence is incomplete${why}: ${safe} is only a lower bound for the safe index.`);
+      }
       return plan;
     }
     case 'restore-index': {
