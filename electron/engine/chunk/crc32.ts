@@ -34,5 +34,6 @@ export function crc32(data: Uint8Array, value = 0): number {
 export const crc32Table: Crc32Fn = tableCrc32;
 
 export function crcHex(value: number): string {
+  if (value === 0) return '00000000'; // the usual field: one shared string
   return (value >>> 0).toString(16).padStart(8, '0');
 }

@@ -128,7 +128,7 @@ export function decodeChunkHeader(head: Uint8Array, fileSize: number): ChunkHead
     h.message = `Content length field is 0 but content follows (written before chunkio 1.5.0): Fluent Bit infers ${length} bytes including all trailing padding and rewrites the header at load.`;
   } else {
     h.status = 'ok';
-    h.message = length === 0 ? 'Valid empty chunk (no content).' : `Valid chunk: ${meta} bytes of metadata, ${length} bytes of content.`;
+    h.message = length === 0 ? 'Valid empty chunk (no content).' : validMessage(meta, length);
   }
   if (h.crcField !== '00000000') {
     h.crcCheck = true;
@@ -157,6 +157,19 @@ export function applyCrcResult(h: ChunkHeader, computedHex: string): void {
   } else {
     h.message += ` CRC-32 ${computedHex} verified.`;
   }
+}
+
+/** The sentence of a valid chunk, one shared string per (metadata, content) length pair. */
+const validMessages = new Map<number, string>();
+function validMessage(meta: number, length: number): string {
+  const key = length * 65536 + meta; // meta < 2^16, length < 2^32: exact below 2^53
+  let m = validMessages.get(key);
+  if (m === undefined) {
+    if (validMessages.size >= 4096) validMessages.clear();
+    m = `Valid chunk: ${meta} bytes of metadata, ${length} bytes of content.`;
+    validMessages.set(key, m);
+  }
+  return m;
 }
 
 function hex2(b: number | undefined): string {

@@ -25,6 +25,17 @@ export interface ChunkAnalysis {
   content: Buffer | null;
 }
 
+const ZEROS = Buffer.alloc(64 * 1024);
+
+/** Are the bytes of `buf` from `from` on all zero? (memcmp against zeros, not a byte loop) */
+function allZero(buf: Buffer, from: number): boolean {
+  for (let i = from; i < buf.length; i += ZEROS.length) {
+    const n = Math.min(ZEROS.length, buf.length - i);
+    if (buf.compare(ZEROS, 0, n, i, i + n) !== 0) return false;
+  }
+  return true;
+}
+
 export class ChunkScanner {
   private head: Buffer[] = [];
   private headLen = 0;
@@ -71,15 +82,13 @@ export class ChunkScanner {
       this.pos += buf.length;
       return;
     }
-    this.head.push(buf);
+    const head = this.headLen === 0 ? buf : Buffer.concat([...this.head, buf]);
     this.headLen += buf.length;
     this.pos += buf.length;
-    const head = this.head.length === 1 ? this.head[0] : Buffer.concat(this.head);
-    this.head = [head];
     const h = decodeChunkHeader(head, this.fileSize);
     if (h.needBytes !== null && this.headLen < Math.min(h.needBytes, this.fileSize)) {
       // Keep a copy: the caller may reuse `buf` for its next read.
-      if (head === buf) this.head = [Buffer.from(buf)];
+      this.head = [head === buf ? Buffer.from(buf) : head];
       return;
     }
     this.start(h);
@@ -101,7 +110,14 @@ export class ChunkScanner {
     if (h.contentStart === null) return;
     const end = start + buf.length;
     const mEnd = Math.min(h.contentStart, this.fileSize);
-    if (start < mEnd && end > 24) this.meta.push(Buffer.from(buf.subarray(Math.max(24, start) - start, Math.min(mEnd, end) - start)));
+    if (start < mEnd && end > 24) {
+      // A copy: the caller may reuse `buf` for its next read.
+      const a = Math.max(24, start) - start;
+      const b = Math.min(mEnd, end) - start;
+      const m = Buffer.allocUnsafe(b - a);
+      buf.copy(m, 0, a, b);
+      this.meta.push(m);
+    }
     if (h.logicalEnd === null) return;
     if (this.doCrc) {
       const a = Math.max(22, start);
@@ -111,7 +127,7 @@ export class ChunkScanner {
     // Content region; for a truncated file, the part that is present.
     const a = Math.max(h.contentStart, start);
     const b = Math.min(h.logicalEnd, this.fileSize, end);
-    if (b > a) {
+    if (b > a && (this.counter || this.content)) {
       const piece = buf.subarray(a - start, b - start);
       this.counter?.push(piece);
       if (this.content) {
@@ -124,15 +140,7 @@ export class ChunkScanner {
     }
     if (end > h.logicalEnd && h.status !== 'truncated' && h.status !== 'zero-byte') {
       if (this.slackZero === null) this.slackZero = true;
-      if (this.slackZero) {
-        const s = buf.subarray(Math.max(h.logicalEnd, start) - start);
-        for (let i = 0; i < s.length; i++) {
-          if (s[i] !== 0) {
-            this.slackZero = false;
-            break;
-          }
-        }
-      }
+      if (this.slackZero) this.slackZero = allZero(buf, Math.max(h.logicalEnd, start) - start);
     }
   }
 
@@ -153,7 +161,7 @@ export class ChunkScanner {
     let count: RecordCount | null = this.counter ? this.counter.finish() : null;
     if (!count && this.records && h.status === 'zero-byte') count = { records: 0, firstRecordTime: null, lastRecordTime: null };
     const metaLen = this.meta.reduce((n, b) => n + b.length, 0);
-    const meta = h.status === 'zero-byte' ? Buffer.alloc(0) : h.metaLength !== null && metaLen === h.metaLength ? Buffer.concat(this.meta) : null;
+    const meta = h.status === 'zero-byte' ? Buffer.alloc(0) : h.metaLength !== null && metaLen === h.metaLength ? (this.meta.length === 1 ? this.meta[0] : Buffer.concat(this.meta)) : null;
     const content = this.content ? Buffer.concat(this.content) : null;
     return { header: h, meta, count, slackZero: this.slackZero, content };
   }

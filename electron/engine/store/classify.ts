@@ -5,8 +5,7 @@
  */
 import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
-import { parseMultipartRecord } from '../chunk';
-import { metaText } from './names';
+import { chunkInfoOf, REJECTED, StringPool } from './chunk-info';
 import { seqIndexInfo } from './seq-index';
 import { STREAM_TIME_RE, type TreeNode } from './tree';
 
@@ -26,8 +25,6 @@ export function streamStartTime(name: string): string | null {
   if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== mo - 1 || dt.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
 }
-
-const REJECTED = new Set(['too-short', 'bad-magic', 'truncated']);
 
 function entryType(n: TreeNode): IgnoredEntry['type'] {
   return n.type;
@@ -73,47 +70,31 @@ function chunkAction(kind: StreamKind, c: ChunkInfo, streamHasValid: boolean, re
   }
 }
 
-function chunkInfo(n: TreeNode, stream: string, kind: StreamKind): ChunkInfo {
-  const a = n.analysis;
-  const h = a?.header;
-  const meta = a?.meta ?? null;
-  const info: ChunkInfo = {
-    name: n.name,
-    path: `${stream}/${n.name}`,
-    stream,
-    fileSize: h?.fileSize ?? n.size,
-    mtime: n.mtime,
-    status: h?.status ?? 'too-short',
-    message: n.readError ?? h?.message ?? 'not read',
-    crcField: h?.crcField ?? null,
-    crcComputed: h?.crcComputed ?? null,
-    contentLengthField: h?.contentLengthField ?? null,
-    metaLength: h?.metaLength ?? null,
-    contentLength: h?.contentLength ?? null,
-    tag: meta ? metaText(meta) : null,
-    metaHex: meta ? meta.toString('hex') : null,
-    records: kind === 'data' || kind === 'quarantine' ? (a?.count?.records ?? null) : null,
-    firstRecordTime: kind === 'data' || kind === 'quarantine' ? (a?.count?.firstRecordTime ?? null) : null,
-    lastRecordTime: kind === 'data' || kind === 'quarantine' ? (a?.count?.lastRecordTime ?? null) : null,
-    slackZero: a?.slackZero ?? null,
-    fluentBitAction: '',
-  };
-  if (kind === 'multipart' && meta && a?.content && !REJECTED.has(info.status)) info.multipart = parseMultipartRecord(meta, a.content);
-  return info;
-}
-
-function streamInfo(n: TreeNode): StreamInfo {
+/**
+ * The report of one stream folder. Its chunk files carry their analysis (archive scans), or `read`
+ * holds the entries of all of them (directory scans).
+ */
+export function classifyStream(n: TreeNode, pool: StringPool, read?: ChunkInfo[]): StreamInfo {
   const kind = streamKind(n.name);
-  const chunks: ChunkInfo[] = [];
+  const chunks: ChunkInfo[] = read ? read.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
   const ignored: IgnoredEntry[] = [];
   for (const c of sorted(n)) {
-    if (c.type === 'file' && !c.name.startsWith('.')) chunks.push(chunkInfo(c, n.name, kind));
-    else if (kind === 'sequence' && c.name === 'index_metadata' && c.type === 'directory') {
+    if (c.type === 'file' && !c.name.startsWith('.')) {
+      if (!read) chunks.push(pool.shareInfo(chunkInfoOf(c.name, n.name, kind, c)));
+    } else if (kind === 'sequence' && c.name === 'index_metadata' && c.type === 'directory') {
       ignored.push({ path: `${n.name}/${c.name}`, type: 'directory', reason: 'holds the $INDEX files (seq_index_<id>); chunkio never looks inside, so it registers no chunk' });
     } else ignored.push({ path: `${n.name}/${c.name}`, type: entryType(c), reason: ignoredReason(c, 'stream') });
   }
   const valid = chunks.filter((c) => !REJECTED.has(c.status)).length;
-  for (const c of chunks) c.fluentBitAction = chunkAction(kind, c, valid > 0, c.records);
+  const memo = new Map<number | null, string>();
+  for (const c of chunks) {
+    // The common case (a valid chunk of a data stream) depends on the record count only.
+    if (kind === 'data' && c.status === 'ok') {
+      let a = memo.get(c.records);
+      if (a === undefined) memo.set(c.records, (a = pool.share(chunkAction(kind, c, valid > 0, c.records))));
+      c.fluentBitAction = a;
+    } else c.fluentBitAction = pool.share(chunkAction(kind, c, valid > 0, c.records));
+  }
   let fate: string;
   if (n.listError) fate = `unknown: the folder could not be read (${n.listError})`;
   else if (valid === 0) {
@@ -137,11 +118,15 @@ function streamInfo(n: TreeNode): StreamInfo {
   };
 }
 
-export function classifyRoot(root: TreeNode, bucket: string, rootPath: string): RootReport {
+/**
+ * The report of one root. Streams carry their finished report (`node.report`, directory scans) or
+ * their chunk files carry their analysis (archive scans). `pool` shares repeated strings.
+ */
+export function classifyRoot(root: TreeNode, bucket: string, rootPath: string, pool: StringPool = new StringPool()): RootReport {
   const streams: StreamInfo[] = [];
   const ignored: IgnoredEntry[] = [];
   for (const c of sorted(root)) {
-    if (c.type === 'directory' && !c.name.startsWith('.')) streams.push(streamInfo(c));
+    if (c.type === 'directory' && !c.name.startsWith('.')) streams.push(c.report ?? classifyStream(c, pool));
     else ignored.push({ path: c.name, type: entryType(c), reason: ignoredReason(c, 'root') });
   }
   const seqIndex: SeqIndexInfo[] = [];
@@ -168,15 +153,18 @@ export function classifyRoot(root: TreeNode, bucket: string, rootPath: string): 
         ? `Protected by ${validMarkers} marker chunk(s): graceful stops keep sequence/ and its seq_index files (only safe when every S3 output sharing this root uses $INDEX).`
         : `No valid chunk in sequence/${markers.length ? ' (markers present but rejected at load)' : ''}: the next graceful stop or hot reload deletes it with every seq_index file, and $INDEX restarts at 0.`,
   };
-  const chunks = streams.flatMap((s) => s.chunks);
-  const dataLike = streams.filter((s) => s.kind === 'data' || s.kind === 'quarantine').flatMap((s) => s.chunks);
-  const totals = {
-    chunks: chunks.length,
-    bytes: chunks.reduce((s, c) => s + c.fileSize, 0),
-    records: dataLike.reduce((s, c) => s + (c.records ?? 0), 0),
-    damaged: chunks.filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status)).length,
-    quarantined: streams.filter((s) => s.kind === 'quarantine').reduce((s, st) => s + st.chunks.length, 0),
-    pending: streams.filter((s) => s.kind === 'data').flatMap((s) => s.chunks).filter((c) => !REJECTED.has(c.status)).length,
-  };
+  // Totals in one pass (no whole-store arrays: a store may hold 100,000s of chunks).
+  const totals = { chunks: 0, bytes: 0, records: 0, damaged: 0, quarantined: 0, pending: 0 };
+  for (const st of streams) {
+    const dataLike = st.kind === 'data' || st.kind === 'quarantine';
+    totals.chunks += st.chunks.length;
+    if (st.kind === 'quarantine') totals.quarantined += st.chunks.length;
+    for (const c of st.chunks) {
+      totals.bytes += c.fileSize;
+      if (dataLike) totals.records += c.records ?? 0;
+      if (DAMAGED_CHUNK_STATUSES.includes(c.status)) totals.damaged++;
+      if (st.kind === 'data' && !REJECTED.has(c.status)) totals.pending++;
+    }
+  }
   return { bucket, path: rootPath, streams, seqIndex, sequence, ignored, totals };
 }

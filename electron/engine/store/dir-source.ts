@@ -1,47 +1,72 @@
 /**
  * Walk a directory store into a {@link TreeNode} tree, a few levels deep, without following
- * symlinks and without reading file contents. Names are read as bytes so that names that are not
- * UTF-8 still open. Listing errors become problems on the node, never exceptions.
+ * symlinks and without reading file contents. Folders holding a name that is not UTF-8 are read as
+ * bytes so that such names still open. Listing errors become problems on the node, never exceptions.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StoreProblem } from '../../../shared/model';
 import { describeFsError } from './errors';
 import { nameText } from './names';
-import { newDir, type EntryType, type TreeNode } from './tree';
+import { isStreamLikeName, newDir, type EntryType, type TreeNode } from './tree';
 
 function join(parent: string | Buffer, name: Buffer, utf8: boolean): string | Buffer {
   if (typeof parent === 'string' && utf8) return parent + path.sep + name.toString('utf8');
   return Buffer.concat([Buffer.isBuffer(parent) ? parent : Buffer.from(parent), Buffer.from(path.sep), name]);
 }
 
-function typeOf(d: fs.Dirent<Buffer>): EntryType {
+function typeOf(d: fs.Dirent | fs.Dirent<Buffer>): EntryType {
   if (d.isDirectory()) return 'directory';
   if (d.isFile()) return 'file';
   if (d.isSymbolicLink()) return 'symlink';
   return 'other';
 }
 
-/** List `node`'s children (one level). `shown` is the path used in problems. */
-export async function listDir(node: TreeNode, shown: string, problems: StoreProblem[]): Promise<void> {
+async function readEntries(dir: string | Buffer): Promise<{ entries: fs.Dirent[] | fs.Dirent<Buffer>[]; raw: boolean }> {
+  if (typeof dir === 'string') {
+    // Names as text (no Buffer per name); a U+FFFD means a name may not be UTF-8: read it as bytes.
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    if (!entries.some((d) => d.name.includes('\uFFFD'))) return { entries, raw: false };
+  }
+  return { entries: await fs.promises.readdir(dir, { withFileTypes: true, encoding: 'buffer' }), raw: true };
+}
+
+/**
+ * List `node`'s children (one level). `shown` is the path used in problems. With `compact` (stream
+ * folders about to be read), regular non-dot files with UTF-8 names are kept by name only in
+ * `node.files` (no node each); everything else becomes a child node as usual.
+ */
+export async function listDir(node: TreeNode, shown: string, problems: StoreProblem[], compact = false): Promise<void> {
   if (!node.fsPath) return;
   node.children = new Map();
-  let entries: fs.Dirent<Buffer>[];
+  const files: string[] | undefined = compact ? (node.files = []) : undefined;
+  let listing: Awaited<ReturnType<typeof readEntries>>;
   try {
-    entries = await fs.promises.readdir(node.fsPath, { withFileTypes: true, encoding: 'buffer' });
+    listing = await readEntries(node.fsPath);
   } catch (err) {
     node.listError = describeFsError(err, shown);
     problems.push({ severity: 'error', path: shown, message: node.listError });
     return;
   }
-  for (const d of entries) {
-    const raw = d.name as unknown as Buffer;
-    const { text, utf8 } = nameText(raw);
+  const prefix = typeof node.fsPath === 'string' ? node.fsPath + path.sep : '';
+  for (const d of listing.entries) {
+    let text: string;
+    let utf8 = true;
+    let fsPath: string | Buffer;
+    if (listing.raw) {
+      const raw = d.name as Buffer;
+      ({ text, utf8 } = nameText(raw));
+      fsPath = join(node.fsPath, raw, utf8);
+    } else {
+      text = d.name as string;
+      fsPath = prefix + text;
+    }
     const type = typeOf(d);
-    const child: TreeNode =
-      type === 'directory'
-        ? newDir(text, { fsPath: join(node.fsPath, raw, utf8) })
-        : { name: text, type, size: 0, mtime: null, mode: null, fsPath: join(node.fsPath, raw, utf8) };
+    if (files && type === 'file' && utf8 && !text.startsWith('.')) {
+      files.push(text);
+      continue;
+    }
+    const child: TreeNode = type === 'directory' ? newDir(text, { fsPath }) : { name: text, type, size: 0, mtime: null, mode: null, fsPath };
     if (!utf8) {
       child.badName = true;
       problems.push({ severity: 'warning', path: `${shown}/${text}`, message: 'name is not valid UTF-8 (shown with \\xNN escapes)' });
@@ -70,7 +95,9 @@ export async function isWritable(p: string | Buffer): Promise<boolean | null> {
 
 /**
  * Walk `abs` (a directory) `depth` levels: the top, its children, and so on. Directories deeper
- * than that keep `children === undefined` until {@link listDir} is called on them.
+ * than that keep `children === undefined` until {@link listDir} is called on them, and so do the
+ * folders of a directory that holds a stream-named folder: they are streams, which the layout
+ * decision never looks into (the scan lists them when it reads them).
  */
 export async function walkDir(abs: string, depth: number, problems: StoreProblem[], concurrency = 16): Promise<TreeNode> {
   const top = newDir(path.basename(abs), { fsPath: abs });
@@ -82,7 +109,9 @@ export async function walkDir(abs: string, depth: number, problems: StoreProblem
       while (i < level.length) {
         const item = level[i++];
         await listDir(item.node, item.shown, problems);
-        for (const c of item.node.children?.values() ?? []) {
+        const kids = [...(item.node.children?.values() ?? [])];
+        if (kids.some((c) => c.type === 'directory' && isStreamLikeName(c.name))) continue;
+        for (const c of kids) {
           if (c.type === 'directory' && !c.name.startsWith('.')) next.push({ node: c, shown: `${item.shown}/${c.name}` });
         }
       }

@@ -22,6 +22,24 @@ export function read(fd: number, buf: Buffer, length: number, position: number):
   return new Promise((res, rej) => fs.read(fd, buf, 0, length, position, (e, n) => (e ? rej(e) : res(n))));
 }
 
+const MILLIS = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
+let lastSecond = NaN;
+let lastPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()` for an integer `ms`, without formatting a date per file: files
+ * written in the same second share the `YYYY-MM-DDTHH:MM:SS.` part.
+ */
+export function isoFromMs(ms: number): string {
+  if (!(ms >= 0 && ms < 253402300800000) || !Number.isInteger(ms)) return new Date(ms).toISOString();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    lastSecond = second;
+  }
+  return lastPrefix + MILLIS[ms - second * 1000];
+}
+
 export interface FileAnalysis {
   size: number;
   mtime: string;
@@ -32,32 +50,6 @@ export interface FileAnalysis {
 
 /** Size of the first read when only the header is wanted: one page covers the usual metadata. */
 const HEAD_BLOCK = 4096;
-
-/**
- * Analyse one chunk file: one small read for the header (and metadata), then, when records are
- * counted or a CRC must be checked, the rest in `buf`-sized reads. `buf` is reused by the caller.
- */
-export async function analyzeFile(p: fs.PathLike, opts: ScanOptions, buf: Buffer): Promise<FileAnalysis> {
-  const fd = await open(p);
-  try {
-    const st = await fstat(fd);
-    const size = st.size;
-    const scanner = new ChunkScanner(size, opts);
-    let pos = 0;
-    let first = true;
-    while (pos < scanner.needUntil) {
-      const want = first && opts.records === false && !opts.keepContent ? Math.min(HEAD_BLOCK, buf.length) : buf.length;
-      first = false;
-      const n = await read(fd, buf, Math.min(want, size - pos), pos);
-      if (n === 0) break; // the file shrank under us: analysed as far as it goes
-      scanner.push(buf.subarray(0, n));
-      pos += n;
-    }
-    return { size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
-  } finally {
-    await close(fd);
-  }
-}
 
 /** Read a whole small file (capped), with its stat. */
 export async function readSmall(p: fs.PathLike, cap: number): Promise<{ bytes: Buffer; size: number; mtime: string; mode: number }> {
@@ -72,15 +64,17 @@ export async function readSmall(p: fs.PathLike, cap: number): Promise<{ bytes: B
       if (n === 0) break;
       got += n;
     }
-    return { bytes: b.subarray(0, got), size: st.size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777 };
+    return { bytes: b.subarray(0, got), size: st.size, mtime: isoFromMs(st.mtime.getTime()), mode: st.mode & 0o7777 };
   } finally {
     await close(fd);
   }
 }
 
 /**
- * Synchronous {@link analyzeFile}: no thread-pool hop per syscall, which makes a store of 100k
- * small files several times faster. Callers run it in short slices between event-loop turns.
+ * Analyse one chunk file: one small read for the header (and metadata), then, when records are
+ * counted or a CRC must be checked, the rest in `buf`-sized reads (`buf` is reused by the caller).
+ * Synchronous: no thread-pool hop per syscall, which makes a store of 100k small files several
+ * times faster; callers run it in worker threads or in short slices between event-loop turns.
  */
 export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer): FileAnalysis {
   const fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
@@ -98,7 +92,7 @@ export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer):
       scanner.push(buf.subarray(0, n));
       pos += n;
     }
-    return { size, mtime: st.mtime.toISOString(), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
+    return { size, mtime: isoFromMs(st.mtime.getTime()), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
   } finally {
     fs.closeSync(fd);
   }

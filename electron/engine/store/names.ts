@@ -2,15 +2,11 @@
  * File names and metadata as text. Bytes that are not valid UTF-8 are shown as `\xNN` (all
  * non-ASCII bytes and backslashes of such a name are escaped, so the escaping is reversible).
  */
-const fatal = new TextDecoder('utf-8', { fatal: true });
+import { isUtf8 as nativeIsUtf8 } from 'node:buffer';
 
+/** Strict UTF-8 validity (no overlongs, no surrogates), as `TextDecoder` with `fatal: true` decides it. */
 export function isUtf8(b: Uint8Array): boolean {
-  try {
-    fatal.decode(b);
-    return true;
-  } catch {
-    return false;
-  }
+  return nativeIsUtf8(b);
 }
 
 function hex2(n: number): string {

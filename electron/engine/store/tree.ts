@@ -1,7 +1,8 @@
 /**
  * The in-memory picture of a store's entries (from a directory walk or a tar stream) and the
- * decision of what a path is: a `store_dir` (one folder per bucket root) or one root.
+ * decision of what a path is: a `store_dir` (one folder per bucket root) or one root, and its roots.
  */
+import type { StoreProblem, StreamInfo } from '../../../shared/model';
 import type { ChunkAnalysis } from '../chunk';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -19,10 +20,14 @@ export interface TreeNode {
   /** Where to read it from on disk (directory sources). */
   fsPath?: string | Buffer;
   children?: Map<string, TreeNode>;
+  /** Directory scans: the regular non-dot UTF-8-named files of a stream folder, by name only (not in `children`). */
+  files?: string[];
   /** A directory whose listing failed (its children are unknown). */
   listError?: string;
-  /** Analysis of a chunk candidate. */
+  /** Analysis of a chunk candidate (archive scans). */
   analysis?: ChunkAnalysis;
+  /** The finished report of a stream folder (directory scans: built once all its chunks are read). */
+  report?: StreamInfo;
   /** Exact bytes of a small file (seq index), capped. */
   raw?: Buffer;
   /** Reading the file failed. */
@@ -40,7 +45,8 @@ export function newDir(name: string, extra: Partial<TreeNode> = {}): TreeNode {
   return { name, type: 'directory', size: 0, mtime: null, mode: null, children: new Map(), ...extra };
 }
 
-function isStreamLikeName(name: string): boolean {
+/** Reserved stream names and `%Y-%m-%dT%H:%M:%S` names: a folder holding one is a root. */
+export function isStreamLikeName(name: string): boolean {
   return (RESERVED_STREAMS as readonly string[]).includes(name) || STREAM_TIME_RE.test(name);
 }
 
@@ -49,6 +55,7 @@ function dirs(n: TreeNode): TreeNode[] {
 }
 
 function hasFiles(n: TreeNode): boolean {
+  if (n.files?.length) return true;
   return !!n.children && [...n.children.values()].some((c) => c.type === 'file' && !c.name.startsWith('.'));
 }
 
@@ -96,4 +103,16 @@ export function detectLayout(top: TreeNode, descend: boolean): Layout | null {
   if (node.children && node.children.size === 0) return { kind: 'root', prefix, node };
   if (dirs(node).length > 0) return { kind: 'store_dir', prefix, node };
   return null;
+}
+
+/** The bucket roots under a layout node, with their display path. */
+export function rootsOf(layoutKind: 'store_dir' | 'root', node: TreeNode, base: string, problems: StoreProblem[]): { node: TreeNode; bucket: string; path: string }[] {
+  if (layoutKind === 'root') return [{ node, bucket: node.name, path: base }];
+  const out: { node: TreeNode; bucket: string; path: string }[] = [];
+  for (const c of [...(node.children?.values() ?? [])].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (c.name.startsWith('.')) continue;
+    if (c.type === 'directory') out.push({ node: c, bucket: c.name, path: `${base}/${c.name}` });
+    else problems.push({ severity: 'info', path: `${base}/${c.name}`, message: `not a bucket root (a ${c.type}, not a folder): ignored` });
+  }
+  return out;
 }

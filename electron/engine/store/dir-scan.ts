@@ -1,0 +1,289 @@
+/**
+ * Scan of a directory store: walk it, decide its layout, then read every chunk file in batches of
+ * one stream — in worker threads when the store is big (scan-pool.ts), else on this thread in
+ * short slices — and turn each file into its finished {@link ChunkInfo} as soon as it is read, so
+ * no file contents, analyses or read buffers outlive their file. Read-only.
+ */
+import * as path from 'node:path';
+import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind } from '../../../shared/model';
+import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
+import { chunkInfoOf, StringPool } from './chunk-info';
+import { classifyRoot, classifyStream, streamKind } from './classify';
+import { isWritable, listDir, walkDir } from './dir-source';
+import { describeFsError, StoreError } from './errors';
+import { analyzeFileSync, readSmall } from './io';
+import { ScanPool, scanPool } from './scan-pool';
+import { WireReader, type WireBatch } from './scan-wire';
+import type { ScanStoreOptions } from './scan';
+import { detectLayout, rootsOf, type TreeNode } from './tree';
+
+/** Files per batch handed to a worker (or read in one go on this thread). */
+const BATCH = 512;
+
+/** One stream folder being read. */
+interface StreamWork {
+  node: TreeNode;
+  kind: StreamKind;
+  keep: number;
+  /** `<stream>/`, shared by the paths of the stream's chunks. */
+  prefix: string;
+  /** Display path of the stream folder. */
+  base: string;
+  /** The folder's path with a trailing separator, for the chunk names. */
+  dir: string | Buffer;
+  /** Entries read so far; when no batch is left the stream is classified and its names let go. */
+  infos: ChunkInfo[];
+  left: number;
+}
+
+interface Batch {
+  work: StreamWork;
+  /** Chunk files: a name in the stream folder, or a node (names that are not UTF-8, custom layouts). */
+  items: (string | TreeNode)[];
+  /** Items read so far (on this thread). */
+  next: number;
+  errors: StoreProblem[];
+}
+
+interface SeqItem {
+  node: TreeNode;
+  shown: string;
+  errors: StoreProblem[];
+}
+
+const nameOf = (item: string | TreeNode): string => (typeof item === 'string' ? item : item.name);
+
+function pathOf(w: StreamWork, item: string | TreeNode): string | Buffer {
+  if (typeof item !== 'string') return item.fsPath as string | Buffer;
+  const dir = w.dir;
+  return typeof dir === 'string' ? dir + item : Buffer.concat([dir, Buffer.from(item)]);
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Default worker count: STORE_DOCTOR_SCAN_WORKERS when set, else one per core besides this one (1..3). */
+function defaultWorkers(): number {
+  const env = Number(process.env.STORE_DOCTOR_SCAN_WORKERS);
+  return Number.isInteger(env) && env >= 0 ? env : ScanPool.defaultSize();
+}
+
+/**
+ * Read a batch on this thread, from `b.next` on, until it is done or `deadline` (ms) has passed.
+ * Returns the bytes read.
+ */
+function readHere(b: Batch, records: boolean, buf: Buffer, pool: StringPool, deadline = Infinity): number {
+  let bytes = 0;
+  const w = b.work;
+  const opts = { records, keepContent: w.keep };
+  while (b.next < b.items.length) {
+    const item = b.items[b.next++];
+    try {
+      const r = analyzeFileSync(pathOf(w, item), opts, buf);
+      w.infos.push(pool.shareInfo(chunkInfoOf(nameOf(item), w.node.name, w.kind, { size: r.size, mtime: r.mtime, analysis: r.analysis }, w.prefix, pool)));
+      bytes += r.bytesRead;
+    } catch (err) {
+      failed(b, nameOf(item), err, pool);
+    }
+    if (Date.now() >= deadline) break;
+  }
+  return bytes;
+}
+
+function failed(b: Batch, name: string, err: unknown, pool: StringPool): void {
+  const w = b.work;
+  const shown = `${w.base}/${name}`;
+  const readError = describeFsError(err, shown);
+  w.infos.push(pool.shareInfo(chunkInfoOf(name, w.node.name, w.kind, { size: 0, mtime: null, readError }, w.prefix)));
+  b.errors.push({ severity: 'error', path: shown, message: readError });
+}
+
+/** Take a worker's batch. Returns the bytes read. */
+function take(b: Batch, wire: WireBatch, pool: StringPool): number {
+  const w = b.work;
+  const rd = new WireReader(wire, pool);
+  const errs = new Map(wire.errors.map((e) => [e[0], e] as const));
+  let bytes = 0;
+  for (let k = 0; k < b.items.length; k++) {
+    const name = nameOf(b.items[k]);
+    const e = errs.get(k);
+    if (e) failed(b, name, Object.assign(new Error(e[2]), { code: e[1] }), pool);
+    else {
+      w.infos.push(rd.chunk(k, name, w.node.name, w.prefix));
+      bytes += rd.bytesRead(k);
+    }
+  }
+  return bytes;
+}
+
+/** List the stream folders the walk left unlisted (names only for chunk files), a few at a time; problems in folder order. */
+async function listStreams(r: { node: TreeNode; path: string }, streams: TreeNode[], conc: number, problems: StoreProblem[]): Promise<void> {
+  const todo = streams.filter((s) => s.children === undefined);
+  const found: StoreProblem[][] = todo.map(() => []);
+  let i = 0;
+  const lister = async () => {
+    while (i < todo.length) {
+      const k = i++;
+      await listDir(todo[k], `${r.path}/${todo[k].name}`, found[k], true);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(conc, todo.length) }, lister));
+  for (const f of found) problems.push(...f);
+}
+
+export async function scanDirectory(abs: string, given: string, opts: ScanStoreOptions, problems: StoreProblem[]): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
+  const conc = Math.max(1, opts.concurrency ?? 8);
+  const records = opts.records ?? true;
+  const top = await walkDir(abs, 3, problems, conc);
+  if (top.listError) throw new StoreError(top.listError, abs);
+  const layout = detectLayout(top, false);
+  if (!layout) throw new StoreError(`${abs}: not a Fluent Bit store — no stream folders and no bucket roots inside`, abs);
+  const roots = rootsOf(layout.kind, top, abs, problems);
+  // Work in the order problems are reported: per root, its streams' chunk files, then its seq_index files.
+  const units: (Batch | SeqItem)[] = [];
+  const batches: Batch[] = [];
+  const seqs: SeqItem[] = [];
+  let total = 0;
+  for (const r of roots) {
+    if (r.node.children === undefined) await listDir(r.node, r.path, problems);
+    const streams = [...(r.node.children?.values() ?? [])].filter((s) => s.type === 'directory' && !s.name.startsWith('.'));
+    await listStreams(r, streams, conc, problems);
+    for (const s of streams) {
+      s.writable = await isWritable(s.fsPath as string | Buffer);
+      const items: (string | TreeNode)[] = [...(s.files ?? [])];
+      for (const f of s.children?.values() ?? []) if (f.type === 'file' && !f.name.startsWith('.')) items.push(f);
+      if (items.length === 0) continue;
+      const keep = s.name === 'multipart_upload_metadata' ? MULTIPART_CAP : 0;
+      const fsDir = s.fsPath as string | Buffer;
+      const dir = typeof fsDir === 'string' ? `${fsDir}${path.sep}` : Buffer.concat([fsDir, Buffer.from(path.sep)]);
+      const work: StreamWork = { node: s, kind: streamKind(s.name), keep, prefix: `${s.name}/`, base: `${r.path}/${s.name}`, dir, infos: [], left: Math.ceil(items.length / BATCH) };
+      for (let i = 0; i < items.length; i += BATCH) {
+        const b: Batch = { work, items: items.slice(i, i + BATCH), next: 0, errors: [] };
+        units.push(b);
+        batches.push(b);
+      }
+      total += items.length;
+    }
+    const im = r.node.children?.get('sequence')?.children?.get('index_metadata');
+    if (im?.type === 'directory') {
+      if (im.children === undefined) await listDir(im, `${r.path}/sequence/index_metadata`, problems);
+      for (const f of im.children?.values() ?? []) {
+        if (f.type !== 'file' || f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
+        const item: SeqItem = { node: f, shown: `${r.path}/sequence/index_metadata/${f.name}`, errors: [] };
+        units.push(item);
+        seqs.push(item);
+        total++;
+      }
+    }
+  }
+  let done = 0;
+  let bytes = 0;
+  let lastEmit = 0;
+  let current: string | undefined;
+  const emit = (force = false) => {
+    const now = Date.now();
+    if (!opts.onProgress || (!force && now - lastEmit < 100)) return;
+    lastEmit = now;
+    opts.onProgress({ task: 'scan', done, total, bytes, totalBytes: null, current });
+  };
+  emit(true);
+  for (const s of seqs) {
+    opts.signal?.throwIfAborted();
+    try {
+      const r = await readSmall(s.node.fsPath as string | Buffer, SEQ_CAP);
+      Object.assign(s.node, { raw: r.bytes, size: r.size, mtime: r.mtime, mode: r.mode });
+      bytes += r.bytes.length;
+    } catch (err) {
+      s.node.readError = describeFsError(err, s.shown);
+      s.errors.push({ severity: 'error', path: s.shown, message: s.node.readError });
+    }
+    done++;
+  }
+  const pool = new StringPool();
+  const finished = (b: Batch) => {
+    const w = b.work;
+    done += b.items.length;
+    current = `${w.base}/${nameOf(b.items[b.items.length - 1])}`;
+    b.items = [];
+    if (--w.left === 0) {
+      // All chunks of the stream are read: its report is final; names and nodes of its files can go.
+      w.node.report = classifyStream(w.node, pool, w.infos);
+      w.node.files = undefined;
+      if (w.node.name !== 'sequence') w.node.children = new Map();
+      w.infos = [];
+    }
+    emit();
+  };
+  /** Read on this thread for ~20 ms (a batch may take several turns); true when `b` is finished. */
+  const readSlice = (b: Batch): boolean => {
+    bytes += readHere(b, records, buf, pool, Date.now() + 20);
+    if (b.next < b.items.length) return false;
+    finished(b);
+    return true;
+  };
+  const workers = Math.max(0, Math.floor(opts.workers ?? defaultWorkers()));
+  const chunkFiles = total - seqs.length;
+  const wp = workers > 0 && chunkFiles >= (opts.workerThreshold ?? 4096) ? scanPool(workers) : null;
+  const buf = Buffer.allocUnsafe(1024 * 1024);
+  if (wp?.usable) {
+    // Up to two batches per worker in flight; between taking their results this thread reads
+    // batches too. A batch a worker cannot read is read here instead.
+    const inflight = new Set<Promise<void>>();
+    let failure: unknown = null;
+    let mine: Batch | null = null;
+    let next = 0;
+    while (next < batches.length || inflight.size || mine) {
+      opts.signal?.throwIfAborted();
+      if (failure) throw failure;
+      while (next < batches.length && inflight.size < workers * 2) {
+        const b = batches[next++];
+        const p: Promise<void> = wp
+          .run({ kind: b.work.kind, records, keep: b.work.keep, paths: b.items.map((item) => pathOf(b.work, item)) })
+          .then(
+            (wire) => {
+              bytes += take(b, wire, pool);
+              finished(b);
+            },
+            () => {
+              if (opts.signal?.aborted) return;
+              bytes += readHere(b, records, buf, pool);
+              finished(b);
+            },
+          )
+          .catch((err: unknown) => {
+            failure = err;
+          })
+          .finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
+      if (!mine && next < batches.length) mine = batches[next++];
+      if (mine) {
+        if (readSlice(mine)) mine = null;
+        await new Promise((r) => setImmediate(r));
+      } else if (inflight.size) await Promise.race(inflight);
+    }
+    if (failure) throw failure;
+  } else {
+    // On this thread: synchronous reads (no thread-pool hop per syscall) in ~20 ms slices between
+    // event-loop turns, so progress, cancellation and other work get their turn.
+    for (const b of batches) {
+      for (;;) {
+        opts.signal?.throwIfAborted();
+        const whole = readSlice(b);
+        await new Promise((r) => setImmediate(r));
+        if (whole) break;
+      }
+    }
+  }
+  opts.signal?.throwIfAborted();
+  for (const u of units) problems.push(...u.errors);
+  emit(true);
+  const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
+  const writable = await isWritable(abs);
+  const description =
+    layout.kind === 'root'
+      ? `one root (bucket ${roots[0].bucket}) with ${plural(reports[0].streams.length, 'stream')} and ${plural(reports[0].totals.chunks, 'chunk')}`
+      : `a store_dir with ${plural(roots.length, 'bucket root')}${roots.length ? ` (${roots.map((r) => r.bucket).join(', ')})` : ''}`;
+  return { roots: reports, source: { kind: layout.kind, path: given, readOnly: writable !== true, description } };
+}
