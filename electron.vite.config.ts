@@ -12,7 +12,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rolldownOptions: { input: { index: resolve(__dirname, 'electron/main/main.ts') } },
+      rolldownOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/main.ts'),
+          // The store scan reads headers on a second core from this worker (found next to the bundle).
+          'scan-worker': resolve(__dirname, 'electron/engine/store/scan-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -8,4 +8,7 @@ const path = require('node:path');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { register } = require('tsx/cjs/api');
 register();
-require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));
+const { runCli } = require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));
+runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -46,7 +46,8 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module || process.argv[1]?.endsWith('store-doctor.cjs')) {
+// `tsx electron/cli/main.ts …` runs it directly; bin/store-doctor.cjs calls runCli itself.
+if (require.main === module) {
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
