@@ -2,6 +2,7 @@
  * Shared CLI plumbing: exit codes that mean something, one error type, JSON printing.
  * Human formatting of each command lives with the command.
  */
+import { writeJson } from './json-stream';
 
 export const EXIT = {
   OK: 0,
@@ -25,6 +26,11 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
   }
+}
+
+/** Streams large values (a scan of a big store) as JSON to stdout without one giant string. */
+export function printJsonStream(value: unknown): Promise<void> {
+  return writeJson(process.stdout, value);
 }
 
 export function printJson(value: unknown): void {

@@ -8,7 +8,7 @@ import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../sh
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { scanStore, StoreError } from '../../engine/store';
 import { formatBytes } from '../../../shared/format';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJsonStream, progressLine } from '../output';
 
 function timeRange(chunks: ChunkInfo[]): string {
   const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);
@@ -109,7 +109,7 @@ export function registerScan(program: Command): void {
       } finally {
         clearProgress();
       }
-      if (opts.json) printJson(report);
+      if (opts.json) await printJsonStream(report);
       else process.stdout.write(formatReport(report));
       process.exitCode = scanExitCode(report);
     });
