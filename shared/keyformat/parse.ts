@@ -1,6 +1,7 @@
 /**
  * Parse an S3 key back against an `s3_key_format`: tag, tag parts, `$INDEX`, `$UUID`, UTC time
- * fields and the `-object<8>` PutObject suffix. Returns null when the key does not belong.
+ * fields and the `-object<8>` PutObject suffix. Returns null when the key does not belong. An
+ * `$INDEX` above 2^53 - 1 (up to 2^64 - 1) comes back exactly in `indexText`, without `index`.
  */
 import type { KeyParts } from '../model';
 import { MONTHS, WEEKDAYS } from './strftime';
@@ -27,6 +28,8 @@ const FIELD_OF: Record<string, Field> = {
   H: 'hour', k: 'hour', I: 'hour12', l: 'hour12', p: 'ampm', P: 'ampm', M: 'minute', S: 'second', s: 'epoch',
   a: 'weekday', A: 'weekday', u: 'other', w: 'other', U: 'other', W: 'other', V: 'other', g: 'other', G: 'other',
 };
+
+const UINT64_MAX = 2n ** 64n - 1n;
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -151,9 +154,11 @@ export function parseKey(format: string, s3Key: string, opts: ParseKeyOptions = 
       else parts.tag = outOfRange;
     }
     else if (g.kind === 'index') {
+      // Fluent Bit's $INDEX is a uint64 (PRIu64): beyond 2^53 - 1 it is kept exactly as text
       const n = Number(v);
-      if (!Number.isSafeInteger(n)) return null;
-      parts.index = n;
+      if (Number.isSafeInteger(n)) parts.index = n;
+      else if (BigInt(v) <= UINT64_MAX) parts.indexText = v;
+      else return null;
     } else if (g.kind === 'uuid') {
       if (g.n === -1) parts.suffix = v;
       else parts.uuid = v;

@@ -49,5 +49,6 @@ export interface FluentBitConfig {
   files: string[];
   format: 'classic' | 'yaml';
   outputs: FluentBitOutput[];
-  warnings: { file: string; line: number; message: string }[];
+  /** `fatal`: Fluent Bit would refuse to start with this config (e.g. an output plugin it does not have). */
+  warnings: { file: string; line: number; message: string; fatal?: boolean }[];
 }

@@ -20,6 +20,7 @@ export const FINDING_CODES = [
   'CHUNK_DAMAGED',
   'ROOT_NOT_FOUND',
   'NO_EVIDENCE',
+  'INDEX_BEYOND_EXACT_RANGE',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -52,6 +53,12 @@ export interface OutputDiagnosis {
   persistedNextIndex: number | null;
   highestIndexInBucket: number | null;
   safeNextIndex: number;
+  /**
+   * Set only when the bucket holds an `$INDEX` above 2^53 - 1: the exact decimal values. The
+   * numbers above are then rounded up (never below the exact value) and are not safe integers.
+   */
+  highestIndexInBucketText?: string;
+  safeNextIndexText?: string;
   timeline: IndexPoint[];
   /** Detected resets: where the index went down over time. */
   resets: { time: string; from: number; to: number }[];

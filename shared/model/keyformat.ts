@@ -4,6 +4,8 @@ export interface KeyParts {
   tag?: string;
   tagParts?: Record<number, string>;
   index?: number;
+  /** Exact decimal `$INDEX` when it is above 2^53 - 1 (up to 2^64 - 1); `index` is then absent. */
+  indexText?: string;
   uuid?: string;
   /** UTC time fields present in the key. */
   time?: { year?: number; month?: number; day?: number; hour?: number; minute?: number; second?: number; epoch?: number };

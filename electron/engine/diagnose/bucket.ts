@@ -10,6 +10,8 @@ export interface ParsedKey {
   key: string;
   parts: KeyParts;
   index: number | null;
+  /** Exact `$INDEX` above 2^53 - 1 (then `index` is null). */
+  indexText: string | null;
   /** LastModified, else the start of the key's time window. */
   time: string | null;
   window: { start: Date; end: Date } | null;
@@ -27,8 +29,13 @@ export interface BucketAnalysis {
   uploads: (ParsedKey & { uploadId: string })[] | null;
   /** Keys in the evidence that do not belong to the format. */
   foreignKeys: number;
+  /** Highest `$INDEX`; rounded up to a double when it is above 2^53 - 1 (see highestIndexText). */
   highestIndex: number | null;
+  /** Exact decimal of the highest `$INDEX` (uint64). */
+  highestIndexText: string | null;
   highestKey: string | null;
+  /** Keys whose `$INDEX` is above 2^53 - 1: kept out of the timeline and reuse maps (not exact). */
+  beyondExact: ParsedKey[];
   timeline: IndexPoint[];
   resets: { time: string; from: number; to: number }[];
   /** index → the distinct uploads (key + time) that used it, for indices used more than once. */
@@ -42,7 +49,7 @@ function parseOne(format: string, tagDelimiters: string, key: string, lastModifi
   const parts = parseKey(format, key, { tagDelimiters });
   if (!parts) return null;
   const window = keyTimeWindow(format, parts);
-  return { key, parts, index: parts.index ?? null, time: isoOrNull(lastModified) ?? window?.start.toISOString() ?? null, window };
+  return { key, parts, index: parts.index ?? null, indexText: parts.indexText ?? null, time: isoOrNull(lastModified) ?? window?.start.toISOString() ?? null, window };
 }
 
 export function analyzeBucket(format: string, tagDelimiters: string, evidence: S3Evidence | null): BucketAnalysis {
@@ -53,7 +60,9 @@ export function analyzeBucket(format: string, tagDelimiters: string, evidence: S
     uploads: null,
     foreignKeys: 0,
     highestIndex: null,
+    highestIndexText: null,
     highestKey: null,
+    beyondExact: [],
     timeline: [],
     resets: [],
     reused: new Map(),
@@ -80,11 +89,18 @@ export function analyzeBucket(format: string, tagDelimiters: string, evidence: S
       if (p) a.uploads.push({ ...p, uploadId: u.uploadId });
     }
   }
+  let highest: bigint | null = null;
   for (const p of [...a.objects, ...(a.versions ?? []), ...(a.uploads ?? [])]) {
-    if (p.index !== null && (a.highestIndex === null || p.index > a.highestIndex)) {
-      a.highestIndex = p.index;
+    const exact = p.index !== null ? BigInt(p.index) : p.indexText !== null ? BigInt(p.indexText) : null;
+    if (p.indexText !== null && !a.beyondExact.some((b) => b.key === p.key)) a.beyondExact.push(p);
+    if (exact !== null && (highest === null || exact > highest)) {
+      highest = exact;
       a.highestKey = p.key;
     }
+  }
+  if (highest !== null) {
+    a.highestIndex = ceilToNumber(highest);
+    a.highestIndexText = highest.toString();
   }
   // One entry per upload: every version when versions are known, else every current object.
   const uploads = a.versions ?? a.objects;
@@ -104,6 +120,17 @@ export function analyzeBucket(format: string, tagDelimiters: string, evidence: S
     .sort((x, y) => x.time.localeCompare(y.time) || x.index - y.index);
   a.resets = findResets(a.timeline);
   return a;
+}
+
+/** The smallest JavaScript number ≥ `v` (exact up to 2^53 - 1; above, the next double up). */
+export function ceilToNumber(v: bigint): number {
+  let n = Number(v);
+  if (BigInt(n) >= v) return n;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n); // positive doubles: the next bit pattern is the next value
+  n = view.getFloat64(0);
+  return n;
 }
 
 /**

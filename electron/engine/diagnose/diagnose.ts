@@ -6,7 +6,8 @@ import type { Diagnosis, FluentBitConfig, Finding, OutputDiagnosis, RootReport, 
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
 import { analyzeBucket } from './bucket';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding, type IndexContext } from './findings-index';
-import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding } from './findings-store';
+import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
+import { safeIndexOf } from './safe-index';
 import { selectTargets, targetsFromConfig, inferTargets, type Target } from './targets';
 import { command, type CommandContext } from './text';
 
@@ -57,20 +58,25 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const outputs: OutputDiagnosis[] = [];
   const storeFindings: Finding[] = [];
 
+  // first every output's bucket and safe index: OUTPUT_ID_MISMATCH names the value of another output
+  const buckets = new Map(targets.map((t) => [t.id, analyzeBucket(t.keyFormat, t.tagDelimiters, evidence.get(t.id) ?? null)]));
+  const seqOf = (t: Target) => t.root?.seqIndex.find((s) => s.outputId === t.id) ?? null;
+  const persistedOf = (t: Target) => {
+    const seq = seqOf(t);
+    return seq && seq.value !== null && Number.isSafeInteger(seq.value) ? seq.value : null;
+  };
+  const safe = new Map(targets.map((t) => [t.id, safeIndexOf(t, buckets.get(t.id)!, persistedOf(t), seqOf(t), allTargets, config)]));
+  const safeForMismatch = new Map(targets.map((t) => [t.id, { ...safe.get(t.id)!, incomplete: !!buckets.get(t.id)!.evidence && !buckets.get(t.id)!.evidence!.complete, noEvidence: !buckets.get(t.id)!.evidence }]));
+
   for (const target of targets) {
     const ev = evidence.get(target.id) ?? null;
-    const bucket = analyzeBucket(target.keyFormat, target.tagDelimiters, ev);
+    const bucket = buckets.get(target.id)!;
     const collision = analyzeCollisions(target.keyFormat || '/$INDEX', target.tagDelimiters);
-    const seq = target.root?.seqIndex.find((s) => s.outputId === target.id) ?? null;
-    const persisted = seq && seq.value !== null && Number.isSafeInteger(seq.value) ? seq.value : null;
-    const localRecordIndices = (target.root?.streams ?? [])
-      .filter((s) => s.kind === 'multipart')
-      .flatMap((s) => s.chunks)
-      .map((c) => (c.multipart && target.keyFormat ? parseKey(target.keyFormat, c.multipart.s3Key, { tagDelimiters: target.tagDelimiters })?.index : undefined))
-      .filter((i): i is number => typeof i === 'number');
-    const safeNextIndex = localRecordIndices.reduce((m, i) => Math.max(m, i + 1), Math.max(bucket.highestIndex !== null ? bucket.highestIndex + 1 : 0, persisted ?? 0));
+    const seq = seqOf(target);
+    const persisted = persistedOf(target);
+    const { safeNextIndex, safeNextIndexText, strayFloor } = safe.get(target.id)!;
     const rootSiblings = allTargets.filter((t) => t !== target && t.root && t.root === target.root);
-    const ctx: IndexContext = { target, seq, persisted, safeNextIndex, bucket, collision, at, cmd, rootSiblings };
+    const ctx: IndexContext = { target, seq, persisted, safeNextIndex, safeNextIndexText, strayFloor, bucket, collision, at, cmd, rootSiblings };
     const findings: Finding[] = [];
     if (target.inferred) {
       findings.push({
@@ -103,7 +109,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (shared) findings.push(shared);
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      findings.push(...rootFindings(target.root, target, ev, allTargets, config, cmd));
+      findings.push(...rootFindings(target.root, target, ev, allTargets, config, cmd, safeForMismatch));
     }
     if (!ev && !target.inferred) {
       findings.push({
@@ -139,6 +145,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       persistedNextIndex: persisted,
       highestIndexInBucket: bucket.highestIndex,
       safeNextIndex,
+      ...(bucket.highestIndexText !== null && BigInt(bucket.highestIndexText) > BigInt(Number.MAX_SAFE_INTEGER) ? { highestIndexInBucketText: bucket.highestIndexText } : {}),
+      ...(safeNextIndexText !== null ? { safeNextIndexText } : {}),
       timeline: bucket.timeline,
       resets: bucket.resets,
       collision,
@@ -149,7 +157,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   if (input.outputId === undefined) {
     for (const root of report.roots) {
       if (rootDone.has(root)) continue;
-      const fs = rootFindings(root, null, null, allTargets, config, cmd);
+      const fs = rootFindings(root, null, null, allTargets, config, cmd, safeForMismatch);
       const used = allTargets.some((t) => t.root === root);
       if (!used && (config || fs.length)) {
         fs.push({
@@ -172,13 +180,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   return { at: at.toISOString(), outputs, storeFindings };
 }
 
-function rootFindings(root: RootReport, target: Target | null, ev: S3Evidence | null, all: Target[], config: FluentBitConfig | null, cmd: CommandContext): Finding[] {
+function rootFindings(root: RootReport, target: Target | null, ev: S3Evidence | null, all: Target[], config: FluentBitConfig | null, cmd: CommandContext, safe: Map<number, MismatchSafe>): Finding[] {
   const owners = all.filter((t) => t.root === root);
   const id = target?.id ?? null;
   const out = backlogFindings(root, id, cmd);
   const belongs = (k: string) => owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
   out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, cmd));
-  const mismatch = outputIdMismatch(root, config, owners, cmd);
+  const mismatch = outputIdMismatch(root, config, owners, cmd, safe);
   if (mismatch) out.push(mismatch.finding);
   return out;
 }

@@ -5,6 +5,7 @@
 import type { CollisionAnalysis, Finding, SeqIndexInfo } from '../../../shared/model';
 import type { BucketAnalysis, ParsedKey } from './bucket';
 import type { Target } from './targets';
+import { strayFloorLine, type SafeIndex } from './safe-index';
 import { capped, command, indexRanges, plural, type CommandContext } from './text';
 
 export interface IndexContext {
@@ -12,6 +13,10 @@ export interface IndexContext {
   seq: SeqIndexInfo | null;
   persisted: number | null;
   safeNextIndex: number;
+  /** Exact safe next index when it is above 2^53 - 1 (nothing Store Doctor can write). */
+  safeNextIndexText: string | null;
+  /** Stray seq_index files that raised the safe index (outputs reordered). */
+  strayFloor: SafeIndex['strayFloor'];
   bucket: BucketAnalysis;
   collision: CollisionAnalysis;
   at: Date;
@@ -21,6 +26,8 @@ export interface IndexContext {
 }
 
 const when = (p: ParsedKey) => (p.time ? ` (${p.time})` : '');
+/** The highest index exactly (text above 2^53 - 1). */
+const highestText = (b: BucketAnalysis) => b.highestIndexText ?? String(b.highestIndex);
 
 /** Evidence that was cut (denied prefixes, cancel, error): the highest index seen is only a lower bound. */
 function incomplete(c: IndexContext): boolean {
@@ -33,6 +40,12 @@ function incompleteLine(c: IndexContext): string {
 }
 
 function repairAction(c: IndexContext, lead: string): string {
+  if (c.safeNextIndexText !== null) {
+    return (
+      `${lead} No value can be written by Store Doctor: the safe next index ${c.safeNextIndexText} is beyond 2^53 - 1 (see INDEX_BEYOND_EXACT_RANGE). ` +
+      `With Fluent Bit stopped, write ${c.safeNextIndexText} into seq_index_${c.target.id} by hand, or find out where the huge $INDEX came from first.`
+    );
+  }
   if (incomplete(c)) {
     return (
       `${lead} No value can be recommended: ${incompleteLine(c)}. Complete the listing (fix the denied permission or repeat it to the end), ` +
@@ -59,22 +72,23 @@ export function indexFileFindings(c: IndexContext): Finding[] {
   const id = target.id;
   if (!seq) {
     const used = bucket.highestIndex !== null;
-    const empty = bucket.evidence !== null && bucket.evidence.complete && !used;
+    const empty = bucket.evidence !== null && bucket.evidence.complete && !used && !c.strayFloor;
     out.push({
       code: 'INDEX_FILE_MISSING',
       severity: empty ? 'info' : 'error',
-      summary: `seq_index_${id} is missing: Fluent Bit will start $INDEX at 0${used ? ` although the bucket already has index ${bucket.highestIndex}` : ''}.`,
+      summary: `seq_index_${id} is missing: Fluent Bit will start $INDEX at 0${used ? ` although the bucket already has index ${highestText(bucket)}` : ''}.`,
       evidence: [
         target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist` : `root ${target.rootPath ?? target.bucket} is not in the store`,
         target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (spec §5.4)' : '',
         used
-          ? `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`
+          ? `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`
           : !bucket.evidence
             ? 'no bucket evidence: the highest index used is unknown'
             : incomplete(c)
               ? 'no key of this format in the part of the bucket that could be listed'
               : 'no key of this format in the bucket',
         incomplete(c) ? incompleteLine(c) : '',
+        c.strayFloor ? strayFloorLine(c.strayFloor) : '',
       ].filter(Boolean),
       action: empty
         ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 is safe.'
@@ -96,14 +110,37 @@ export function indexFileFindings(c: IndexContext): Finding[] {
     out.push({
       code: 'INDEX_BEHIND_BUCKET',
       severity: 'error',
-      summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${bucket.highestIndex}: the next uploads reuse used values.`,
-      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${bucket.highestIndex} (${bucket.highestKey})`, incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndex}`],
+      summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${highestText(bucket)}: the next uploads reuse used values.`,
+      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`, incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndexText ?? c.safeNextIndex}`],
       action: repairAction(c, 'Move the index past the bucket.'),
       outputId: id,
-      data: { persisted: c.persisted, highest: bucket.highestIndex },
+      data: { persisted: c.persisted, highest: bucket.highestIndex, highestText: highestText(bucket) },
     });
   }
+  const beyond = beyondExactFinding(c);
+  if (beyond) out.push(beyond);
   return out;
+}
+
+/** The safe index is above 2^53 - 1: exact as text, but nothing Store Doctor counts or writes. */
+function beyondExactFinding(c: IndexContext): Finding | null {
+  if (c.safeNextIndexText === null) return null;
+  const { bucket, target } = c;
+  return {
+    code: 'INDEX_BEYOND_EXACT_RANGE',
+    severity: 'error',
+    summary: `The next $INDEX must be ${c.safeNextIndexText}, beyond 2^53 - 1: Store Doctor shows it exactly but will not write or allocate it.`,
+    evidence: [
+      ...capped(bucket.beyondExact.map((p) => `index ${p.indexText}: ${p.key}${when(p)}`), 10),
+      bucket.highestIndexText !== null ? `highest $INDEX in the bucket: ${bucket.highestIndexText} (${bucket.highestKey})` : '',
+      c.strayFloor ? strayFloorLine(c.strayFloor) : '',
+      `highestIndexInBucket / safeNextIndex as numbers are rounded up (${bucket.highestIndex ?? '—'} / ${c.safeNextIndex}); the exact values are in highestIndexInBucketText / safeNextIndexText`,
+      'Fluent Bit counts $INDEX as a uint64 and wraps to 0 after 18446744073709551615; an index this large usually comes from a corrupted or hand-edited seq_index file',
+    ].filter(Boolean),
+    action: `Check where the huge index came from before writing anything; if it is real, stop Fluent Bit and write ${c.safeNextIndexText} into seq_index_${target.id} by hand.`,
+    outputId: target.id,
+    data: { safeNextIndexText: c.safeNextIndexText, highestIndexText: bucket.highestIndexText, keys: bucket.beyondExact.map((p) => p.key) },
+  };
 }
 
 export function reuseFindings(c: IndexContext): Finding[] {

@@ -6,6 +6,7 @@ import type { ChunkInfo, FluentBitConfig, Finding, RootReport, S3UploadEntry } f
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import type { Target } from './targets';
 import { normalizeRootPath } from './targets';
+import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
 import { capped, command, plural, type CommandContext } from './text';
 
 const bytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
@@ -147,13 +148,29 @@ export function sharedRootFinding(target: Target, all: Target[]): Finding | null
   };
 }
 
+/** The safe index of a diagnosed output, as OUTPUT_ID_MISMATCH reports it. */
+export type MismatchSafe = SafeIndex & { incomplete: boolean; noEvidence: boolean };
+
+/** What repairing a lacking output writes, and why the stray value counts (evidence). */
+function mismatchRepair(id: number, safe: MismatchSafe | undefined, cmd: CommandContext): { action: string; evidence: string[] } {
+  const repair = command(cmd, 'repair-index', id, { apply: true });
+  if (!safe) return { action: `Write the right value into the config's file: \`${repair}\` (the stray file's value is a lower bound).`, evidence: [] };
+  const evidence = safe.strayFloor ? [strayFloorLine(safe.strayFloor)] : [];
+  if (safe.safeNextIndexText !== null) return { action: `Write ${safe.safeNextIndexText} into seq_index_${id} by hand with Fluent Bit stopped: it is beyond 2^53 - 1, which Store Doctor will not write (INDEX_BEYOND_EXACT_RANGE).`, evidence };
+  if (safe.noEvidence || safe.incomplete) {
+    return { action: `Give complete bucket evidence, then write the safe next index (at least ${safe.safeNextIndex}, the stray value included) into the config's file: \`${repair}\`.`, evidence };
+  }
+  return { action: `Write the safe next index into the config's file: \`${repair}\` writes ${safe.safeNextIndex} (never below the stray file's value).`, evidence };
+}
+
 /** seq_index files in a root that no `$INDEX` output of the config owns (outputs reordered). */
-export function outputIdMismatch(root: RootReport, config: FluentBitConfig | null, owners: Target[], cmd: CommandContext): { finding: Finding; attachTo: number | null } | null {
+export function outputIdMismatch(root: RootReport, config: FluentBitConfig | null, owners: Target[], cmd: CommandContext, safe: Map<number, MismatchSafe> = new Map()): { finding: Finding; attachTo: number | null } | null {
   if (!config) return null;
   const ownerIds = new Set(owners.filter((t) => t.hasIndex).map((t) => t.id));
-  const stray = root.seqIndex.filter((s) => s.outputId === null || !ownerIds.has(s.outputId));
+  const stray = strayIndexFiles(root, owners);
   if (!stray.length) return null;
   const lacking = owners.filter((t) => t.hasIndex && !root.seqIndex.some((s) => s.outputId === t.id));
+  const repair = lacking.length ? mismatchRepair(lacking[0].id, safe.get(lacking[0].id), cmd) : null;
   const describe = (id: number | null) => {
     const o = id === null ? undefined : config.outputs.find((x) => x.id === id);
     return o ? `output ${id} is ${o.displayName} (${o.plugin}${o.s3 ? `, bucket ${o.s3.bucket}${o.s3.hasIndex ? '' : ', no $INDEX'}` : ''})` : `no output has id ${id}`;
@@ -168,10 +185,9 @@ export function outputIdMismatch(root: RootReport, config: FluentBitConfig | nul
         ...stray.map((s) => `${s.path} = ${s.valueText ?? s.raw} — ${s.outputId === null ? 'the suffix is not a number' : describe(s.outputId)}`),
         ...owners.filter((t) => t.hasIndex).map((t) => `${t.displayName} uses $INDEX and reads seq_index_${t.id}`),
         'the id is the 0-based position among ALL outputs, S3 or not (spec §1.4)',
+        ...(repair?.evidence ?? []),
       ],
-      action: lacking.length
-        ? `Write the right value into the config's file: \`${command(cmd, 'repair-index', lacking[0].id, { apply: true })}\` (the stray file's value is a lower bound).`
-        : 'Remove or keep the stray file; it is harmless unless the outputs are reordered back.',
+      action: repair ? repair.action : 'Remove or keep the stray file; it is harmless unless the outputs are reordered back.',
       outputId: lacking[0]?.id ?? null,
       data: { stray: stray.map((s) => s.fileName), expected: [...ownerIds] },
     },

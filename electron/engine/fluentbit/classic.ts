@@ -5,9 +5,11 @@
  * `@INCLUDE` as `flb_cf_fluentbit.c` (v5.0.9) reads it: a relative path is relative to the MAIN
  * file's directory at every nesting level (`ctx->root_path`), a glob only when it has a `*`, and the
  * included file is read inline: its sections take their place among the outputs (ids), it starts
- * outside any section, and the including file's open section continues after the line.
+ * outside any section, and the including file's open section continues after the line. Globs: see
+ * include.ts (directory order on the host, no match is fatal).
  */
 import { ConfigError } from './errors';
+import { readInclude } from './include';
 import type { ConfigIo, ConfigSection, ParsedConfig } from './sections';
 
 export const KNOWN_SECTIONS = new Set([
@@ -44,17 +46,7 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
       if (directive === 'INCLUDE') {
         if (!arg) throw new ConfigError('@INCLUDE without a file', file, lineNo);
         const pattern = io.resolve(mainFile, arg);
-        const matches = arg.includes('*') ? await io.glob(pattern) : [pattern];
-        if (!matches.length) into.warnings.push({ file, line: lineNo, message: `@INCLUDE ${arg}: no file matches` });
-        for (const inc of matches) {
-          let body: string;
-          try {
-            body = await io.readFile(inc);
-          } catch (e) {
-            throw new ConfigError(`cannot read @INCLUDE ${arg} (${inc}): ${(e as Error).message}`, file, lineNo);
-          }
-          await readClassic(inc, body, io, into, [...stack, file]);
-        }
+        await readInclude(io, into, { file, line: lineNo, label: '@INCLUDE', rel: arg, pattern }, (inc, body) => readClassic(inc, body, io, into, [...stack, file]));
         continue;
       }
       if (directive === 'SET') {

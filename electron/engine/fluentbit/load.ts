@@ -8,6 +8,7 @@ import type { FluentBitConfig, FluentBitOutput } from '../../../shared/model';
 import { readClassic } from './classic';
 import { ConfigError } from './errors';
 import { expandGlob } from './glob';
+import { outputPluginName, unknownOutputPlugin } from './plugins';
 import { buildS3Settings } from './s3-settings';
 import { expandVariables, type ConfigIo, type ParsedConfig } from './sections';
 import { readYaml } from './yaml';
@@ -42,7 +43,7 @@ export async function loadFluentBitConfig(file: string, opts: LoadConfigOptions 
 export interface ParseConfigOptions extends LoadConfigOptions {
   /** Name used in messages and to pick the syntax (`.yaml`/`.yml` → YAML). */
   fileName: string;
-  /** File access for includes; without it includes are reported as warnings. */
+  /** File access for includes; without it an include is a ConfigError (a pasted document has no files). */
   io?: ConfigIo;
 }
 
@@ -52,7 +53,9 @@ export async function parseFluentBitConfig(text: string, opts: ParseConfigOption
     readFile: async (p) => {
       throw new Error(`includes cannot be read from a pasted document (${p})`);
     },
-    glob: async () => [],
+    glob: async (p) => {
+      throw new Error(`includes cannot be read from a pasted document (${p})`);
+    },
     resolve: (base, rel) => (rel.startsWith('/') ? rel : `${base.replace(/[^/]*$/, '')}${rel}`),
   };
   const parsed: ParsedConfig = { files: [], sections: [], variables: new Map(), warnings: [] };
@@ -74,8 +77,10 @@ function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Reco
       );
     }
     const id = outputs.length;
-    const plugin = (properties['name'] ?? '').toLowerCase();
+    const plugin = outputPluginName(properties['name'] ?? '');
     if (!plugin) throw new ConfigError('[OUTPUT] without a name', s.source.file, s.source.line);
+    const unknown = unknownOutputPlugin(plugin);
+    if (unknown) warnings.push({ file: s.source.file, line: s.source.line, message: unknown, fatal: true });
     const alias = properties['alias'] || null;
     const out: FluentBitOutput = {
       id,

@@ -16,13 +16,13 @@ export interface ParsedConfig {
   sections: ConfigSection[];
   /** `@SET` / YAML `env` variables, in definition order. */
   variables: Map<string, string>;
-  warnings: { file: string; line: number; message: string }[];
+  warnings: { file: string; line: number; message: string; fatal?: boolean }[];
 }
 
 /** File access the readers need; injected so a config can be read from a document too. */
 export interface ConfigIo {
   readFile(path: string): Promise<string>;
-  /** Files matching a glob pattern (absolute), sorted; [] when none. */
+  /** Files matching a glob pattern (absolute), sorted; [] when none; throws when globs cannot be read. */
   glob(pattern: string): Promise<string[]>;
   resolve(baseFile: string, relative: string): string;
 }

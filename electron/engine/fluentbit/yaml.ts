@@ -5,6 +5,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { ConfigError } from './errors';
+import { readInclude } from './include';
 import type { ConfigIo, ParsedConfig } from './sections';
 
 const KNOWN_TOP = new Set([
@@ -50,18 +51,8 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
         const rel = isScalar(item) ? String(item.value) : null;
         if (!rel) throw new ConfigError('includes entries must be file names', file, lineOf(item as Node));
         const pattern = io.resolve(file, rel);
-        // flb_cf_yaml.c: relative to the including file's directory; a glob only with a `*`
-        const matches = rel.includes('*') ? await io.glob(pattern) : [pattern];
-        if (!matches.length) into.warnings.push({ file, line: lineOf(item as Node), message: `includes ${rel}: no file matches` });
-        for (const inc of matches) {
-          let body: string;
-          try {
-            body = await io.readFile(inc);
-          } catch (e) {
-            throw new ConfigError(`cannot read include ${rel} (${inc}): ${(e as Error).message}`, file, lineOf(item as Node));
-          }
-          await readYaml(inc, body, io, into, [...stack, file]);
-        }
+        // flb_cf_yaml.c: relative to the including file's directory; a glob only with a `*` (include.ts)
+        await readInclude(io, into, { file, line: lineOf(item as Node), label: 'includes', rel, pattern }, (inc, body) => readYaml(inc, body, io, into, [...stack, file]));
       }
     } else if (key === 'service') {
       if (value && !isMap(value)) throw new ConfigError('service must be a mapping', file, line);

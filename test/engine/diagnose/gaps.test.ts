@@ -1,0 +1,76 @@
+/**
+ * Review gaps of issue 3 (findings): a stray seq_index file above the safe index, and bucket keys
+ * whose `$INDEX` is beyond 2^53.
+ */
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../../electron/engine/diagnose';
+import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
+import type { Diagnosis } from '../../../shared/model';
+import { evidence, report, root, seq } from './build-report';
+
+const conf = (...outputs: string[]) =>
+  parseFluentBitConfig(outputs.map((o) => `[OUTPUT]\n${o.split(';').map((l) => `    ${l.trim()}`).join('\n')}\n`).join(''), { fileName: '/etc/fb/fluent-bit.conf', env: {} });
+const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
+const at = new Date('2026-11-29T20:00:00Z');
+const segments = (n: number): [string, string][] => Array.from({ length: n }, (_, i) => [`a/${i}`, '2026-11-29T10:00:00Z']);
+
+describe('OUTPUT_ID_MISMATCH with a stray seq_index above the safe index', () => {
+  it('the safe next index includes the stray value, and every recommended repair writes it', async () => {
+    // outputs reordered: the S3 output was id 0 (seq_index_0 = 42), is now id 1; the bucket shows only 0–9
+    const config = await conf('name stdout', 'name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 42)] })), config, evidence: { 1: evidence(segments(10)) }, at });
+    expect(d.outputs[0]).toMatchObject({ id: 1, highestIndexInBucket: 9, safeNextIndex: 42 });
+    const f = find(d, 'OUTPUT_ID_MISMATCH')!;
+    expect(f.action).toMatch(/repair-index .*--apply/);
+    expect(f.action).toMatch(/writes? 42/);
+    expect(f.evidence.join('\n')).toMatch(/safe next index 42 includes seq_index_0 = 42/);
+    // the other findings agree on the value
+    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(/to write 42 to seq_index_1/);
+  });
+
+  it('a stray value below the bucket changes nothing', async () => {
+    const config = await conf('name stdout', 'name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 1: evidence(segments(10)) }, at });
+    expect(d.outputs[0]).toMatchObject({ safeNextIndex: 10 });
+    expect(find(d, 'OUTPUT_ID_MISMATCH')!.evidence.join('\n')).not.toMatch(/includes seq_index_0/);
+  });
+
+  it('an output that has its own seq_index file is not raised by a stray one', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 12), seq(5, 99)] })), config, evidence: { 0: evidence(segments(10)) }, at });
+    expect(d.outputs[0]).toMatchObject({ persistedNextIndex: 12, safeNextIndex: 12 });
+    expect(find(d, 'OUTPUT_ID_MISMATCH')!.severity).toBe('warning');
+  });
+});
+
+describe('bucket keys with $INDEX beyond 2^53', () => {
+  it('highestIndexInBucket does not ignore them: exact text, a finding, and no value a repair could write', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const keys: [string, string][] = [...segments(3), ['a/9007199254740993', '2026-11-29T11:00:00Z']];
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence(keys) }, at });
+    const o = d.outputs[0];
+    expect(o.highestIndexInBucketText).toBe('9007199254740993');
+    expect(o.safeNextIndexText).toBe('9007199254740994');
+    // the numbers are never below the exact values, and are not safe integers: repair-index refuses them
+    expect(o.highestIndexInBucket!).toBeGreaterThanOrEqual(9007199254740992);
+    expect(BigInt(o.safeNextIndex)).toBeGreaterThanOrEqual(9007199254740994n);
+    expect(Number.isSafeInteger(o.safeNextIndex)).toBe(false);
+    const f = find(d, 'INDEX_BEYOND_EXACT_RANGE')!;
+    expect(f.severity).toBe('error');
+    expect(f.evidence.join('\n')).toContain('a/9007199254740993');
+    expect(f.action).toContain('9007199254740994');
+    const behind = find(d, 'INDEX_BEHIND_BUCKET')!;
+    expect(behind.summary).toContain('9007199254740993');
+    expect(behind.action).not.toMatch(/to write \d+/);
+    // the key stays in the format: not counted as foreign, not in the timeline
+    expect(o.timeline.map((p) => p.index)).toEqual([0, 1, 2]);
+  });
+
+  it('two different huge indices are not taken for a reused one', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const keys: [string, string][] = [['a/9007199254740993', '2026-11-29T11:00:00Z'], ['a/9007199254740992', '2026-11-29T10:00:00Z']];
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence(keys) }, at });
+    expect(find(d, 'INDEX_REUSED')).toBeUndefined();
+    expect(d.outputs[0].highestIndexInBucketText).toBe('9007199254740993');
+  });
+});
