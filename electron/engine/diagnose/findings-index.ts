@@ -96,7 +96,7 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       outputId: id,
       data: { expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null, safeNextIndex: incomplete(c) ? null : c.safeNextIndex, lowerBound: c.safeNextIndex },
     });
-  } else if (c.persisted === null) {
+  } else if (seq.status === 'empty' || seq.status === 'not-a-number') {
     out.push({
       code: 'INDEX_FILE_UNREADABLE',
       severity: 'critical',

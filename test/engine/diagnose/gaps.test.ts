@@ -74,3 +74,14 @@ describe('bucket keys with $INDEX beyond 2^53', () => {
     expect(d.outputs[0].highestIndexInBucketText).toBe('9007199254740993');
   });
 });
+
+describe('a seq_index file above 2^53', () => {
+  it('is read by Fluent Bit, so it is not INDEX_FILE_UNREADABLE; an empty file still is', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const huge = { ...seq(0, null), raw: '18446744073709551615', fileSize: 20, valueText: '18446744073709551615', status: 'ok' as const, message: 'Fluent Bit continues at index 18446744073709551615.' };
+    const d = diagnose({ report: report(root('b', { seqIndex: [huge] })), config, evidence: { 0: evidence(segments(3)) }, at });
+    expect(find(d, 'INDEX_FILE_UNREADABLE')).toBeUndefined();
+    const empty = diagnose({ report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })), config, evidence: { 0: evidence(segments(3)) }, at });
+    expect(find(empty, 'INDEX_FILE_UNREADABLE')!.severity).toBe('critical');
+  });
+});
