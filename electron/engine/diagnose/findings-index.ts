@@ -106,7 +106,7 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       outputId: id,
       data: { path: seq.path, status: seq.status },
     });
-  } else if (bucket.highestIndex !== null && c.persisted <= bucket.highestIndex) {
+  } else if (c.persisted !== null && bucket.highestIndex !== null && c.persisted <= bucket.highestIndex) {
     out.push({
       code: 'INDEX_BEHIND_BUCKET',
       severity: 'error',
