@@ -1,11 +1,13 @@
 /** Shell of the UI: header, navigation (Alt+1…9), live banner, task bar and the current view. */
 import { useEffect, type ComponentType } from 'react';
-import { closeStore, loadAppInfo, watchStoreEvents } from './actions/store';
+import { closeStore, loadAppInfo, rescan, watchStoreEvents } from './actions/store';
 import { applyTheme, loadTheme } from './actions/theme';
 import { useSession, VIEWS, type ViewName } from './state/session';
 import { useTheme } from './state/theme';
 import { LiveBanner } from './components/LiveBanner';
 import { TaskBar } from './components/TaskBar';
+import { StatusLine } from './components/StatusLine';
+import { useTasks } from './state/tasks';
 import { OpenView } from './views/OpenView';
 import { OverviewView } from './views/OverviewView';
 import { ChunksView } from './views/ChunksView';
@@ -64,6 +66,7 @@ export function App() {
   const view = useSession((s) => s.view);
   const opened = useSession((s) => s.opened);
   const mode = useTheme((s) => s.mode);
+  const scanning = useTasks((s) => Object.values(s.tasks).some((t) => t.request === 'store.rescan' || t.request === 'store.open'));
 
   useEffect(() => {
     loadTheme();
@@ -105,9 +108,14 @@ export function App() {
           {opened ? opened.report.source.path : 'No store open'}
         </div>
         {opened && (
-          <button type="button" className="small" onClick={() => void closeStore()}>
-            Close store
-          </button>
+          <>
+            <button type="button" className="small" disabled={scanning} onClick={() => void rescan()} title="Read the store again from disk">
+              Rescan
+            </button>
+            <button type="button" className="small" onClick={() => void closeStore()}>
+              Close store
+            </button>
+          </>
         )}
         <button type="button" className="small" onClick={() => useTheme.getState().cycle()} aria-label={`${THEME_LABEL[mode]} (click to change)`}>
           {THEME_LABEL[mode]}
@@ -118,6 +126,7 @@ export function App() {
         <main id="main" tabIndex={-1}>
           <LiveBanner />
           <TaskBar />
+          <StatusLine />
           <Current />
         </main>
       </div>

@@ -42,3 +42,10 @@ export function hexRows(hex: string): { offset: string; hex: string; ascii: stri
   }
   return rows;
 }
+
+/** Split a sentence on `backtick` spans (the engine writes commands that way): odd parts are code. */
+export function codeSpans(text: string): { text: string; code: boolean }[] {
+  const parts = text.split('`');
+  if (parts.length % 2 === 0) return [{ text, code: false }]; // unbalanced: show as written
+  return parts.map((t, i) => ({ text: t, code: i % 2 === 1 })).filter((p) => p.text !== '');
+}

@@ -6,7 +6,7 @@ import { useInspector } from '../state/inspector';
 import { useMultipart, useRepair, useReplay } from '../state/planFlow';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
-import { describeError, runTask } from './run';
+import { describeError, isCancelled, runTask } from './run';
 import { runDiagnosis } from './evidence';
 
 export async function loadAppInfo(): Promise<void> {
@@ -52,7 +52,8 @@ export async function openStore(path: string): Promise<boolean> {
     await afterOpen(opened);
     return true;
   } catch (e) {
-    useSession.getState().setError(describeError(e, `Opening ${path}`));
+    if (isCancelled(e)) useSession.getState().setNotice(`Opening ${path} was cancelled: nothing was opened${useSession.getState().opened ? '; the store that was open stays open' : ''}.`);
+    else useSession.getState().setError(describeError(e, `Opening ${path}`));
     return false;
   }
 }
@@ -65,7 +66,8 @@ export async function openDemo(): Promise<boolean> {
     await afterOpen(opened);
     return true;
   } catch (e) {
-    useSession.getState().setError(describeError(e, 'Opening the demo store'));
+    if (isCancelled(e)) useSession.getState().setNotice('Opening the demo store was cancelled.');
+    else useSession.getState().setError(describeError(e, 'Opening the demo store'));
     return false;
   }
 }
@@ -73,13 +75,15 @@ export async function openDemo(): Promise<boolean> {
 export async function rescan(): Promise<void> {
   const opened = useSession.getState().opened;
   if (!opened) return;
+  useSession.getState().setError(null);
   try {
     const next = await runTask('store.rescan', { storeId: opened.storeId }, 'Rescanning the store');
     useSession.getState().setOpened(next);
     useInspector.getState().clear();
     await runDiagnosis();
   } catch (e) {
-    useSession.getState().setError(describeError(e, 'Rescanning'));
+    if (isCancelled(e)) useSession.getState().setNotice('Rescan cancelled: the views still show the previous scan.');
+    else useSession.getState().setError(describeError(e, `Rescanning ${opened.report.source.path}`));
   }
 }
 

@@ -84,7 +84,9 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
       {s.phase === 'review' && blockingRefusals.length === 0 && plan.steps.length > 0 && (
         <div className="confirm">
           <label>
-            Type the bucket name{expected ? <> <code>{expected}</code></> : ''} to confirm
+            <span>
+              Type the bucket name{expected ? <> <code>{expected}</code></> : ''} to confirm
+            </span>
             <input
               type="text"
               value={s.confirmText}

@@ -27,6 +27,8 @@ export interface SessionState {
   changed: EventPayloads['store.changed'] | null;
   opening: boolean;
   error: string | null;
+  /** A neutral sentence about the last action (e.g. a cancelled scan): not an error. */
+  notice: string | null;
   setView(view: ViewName): void;
   setAppInfo(info: RequestResult<'app.info'>): void;
   setRecent(recent: { path: string; openedAt: string }[]): void;
@@ -35,6 +37,7 @@ export interface SessionState {
   setConfig(config: FluentBitConfig | null): void;
   storeChanged(event: EventPayloads['store.changed']): void;
   setError(error: string | null): void;
+  setNotice(notice: string | null): void;
   close(): void;
 }
 
@@ -47,19 +50,21 @@ export const useSession = create<SessionState>()((set, get) => ({
   changed: null,
   opening: false,
   error: null,
+  notice: null,
   setView: (view) => set({ view }),
   setAppInfo: (appInfo) => set({ appInfo }),
   setRecent: (recent) => set({ recent }),
   setOpening: (opening) => set({ opening }),
   setOpened: (opened) => {
     const same = get().opened?.storeId === opened.storeId;
-    set({ opened, config: opened.config ?? (same ? get().config : null), changed: null, error: null, opening: false });
+    set({ opened, config: opened.config ?? (same ? get().config : null), changed: null, error: null, notice: null, opening: false });
   },
   setConfig: (config) => set({ config }),
   storeChanged: (event) => {
     if (get().opened?.storeId === event.storeId) set({ changed: event });
   },
-  setError: (error) => set({ error, opening: false }),
+  setError: (error) => set({ error, notice: null, opening: false }),
+  setNotice: (notice) => set({ notice, error: null, opening: false }),
   close: () => set({ opened: null, config: null, changed: null, view: 'open' }),
 }));
 

@@ -1,5 +1,6 @@
 /** Index & S3: live listing or offline listing import, the index-vs-time chart, collision analysis. */
-import { importOffline, listLive, readFiles } from '../actions/evidence';
+import { listLive } from '../actions/evidence';
+import { OfflineImport } from '../components/OfflineImport';
 import { useEvidence } from '../state/evidence';
 import { useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
@@ -69,33 +70,6 @@ function Connection() {
   );
 }
 
-function OfflineImport() {
-  const busy = useEvidence((s) => s.busy);
-  return (
-    <section className="card" aria-label="Offline listing">
-      <h3>Or import listings</h3>
-      <p className="muted small">
-        JSON from <code>aws s3api list-objects-v2</code>, <code>list-object-versions</code> or <code>list-multipart-uploads</code>.
-      </p>
-      <label className="file-button">
-        {busy === 'offline' ? 'Importing…' : 'Choose JSON files…'}
-        <input
-          type="file"
-          multiple
-          accept=".json,application/json"
-          data-testid="offline-input"
-          disabled={busy != null}
-          onChange={async (e) => {
-            const files = e.target.files;
-            if (files && files.length > 0) await importOffline(await readFiles(files));
-            e.target.value = '';
-          }}
-        />
-      </label>
-    </section>
-  );
-}
-
 export function IndexView() {
   const evidence = useEvidence((s) => s.evidence);
   const diagnosis = useEvidence((s) => s.diagnosis);
@@ -107,7 +81,7 @@ export function IndexView() {
       <h2>Index &amp; S3</h2>
       <div className="split">
         <Connection />
-        <OfflineImport />
+        <OfflineImport title="Or import listings" />
       </div>
       <ErrorText error={error} />
       {evidence && (

@@ -83,7 +83,7 @@ export function InspectorView() {
       </h2>
       <ErrorText error={error} />
       {chunk && (
-        <div className="split">
+        <div className="inspector-split">
           <section className="card">
             <h3>Header</h3>
             <HeaderFields chunk={chunk} />

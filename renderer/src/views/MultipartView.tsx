@@ -11,6 +11,10 @@ export function MultipartView() {
   const s = useMultipart();
   const report = useSession((x) => x.opened?.report ?? null);
   const uploads = useEvidence((x) => x.evidence?.multipartUploads ?? null);
+  const conn = useEvidence((x) => x.connection);
+  const connText = [conn.endpoint.trim() || 'AWS S3', conn.region.trim() && `region ${conn.region.trim()}`, conn.profile.trim() && `profile ${conn.profile.trim()}`, conn.pathStyle && 'path-style']
+    .filter(Boolean)
+    .join(', ');
   const records = (report?.roots ?? []).flatMap((root) =>
     root.streams.flatMap((st) => st.chunks.filter((c) => c.multipart).map((c) => ({ bucket: root.bucket, chunk: c, m: c.multipart! }))),
   );
@@ -35,7 +39,7 @@ export function MultipartView() {
             <tbody>
               {records.map(({ chunk, m }) => (
                 <tr key={chunk.path}>
-                  <td>
+                  <td className="nowrap">
                     <code>{m.s3Key}</code>
                   </td>
                   <td>
@@ -52,6 +56,11 @@ export function MultipartView() {
       </section>
       <section className="card" aria-label="Uploads on the server">
         <h3>Uploads on the server</h3>
+        {uploads != null && s.phase === 'applied' && (
+          <p className="muted small" data-testid="uploads-stale">
+            Listed before the change was applied: list the bucket again in Index &amp; S3 to refresh.
+          </p>
+        )}
         {uploads == null ? (
           <p className="muted">Not known: list the bucket (or import list-multipart-uploads) in Index &amp; S3.</p>
         ) : uploads.length === 0 ? (
@@ -69,7 +78,7 @@ export function MultipartView() {
             <tbody>
               {uploads.map((u) => (
                 <tr key={u.uploadId}>
-                  <td>
+                  <td className="nowrap">
                     <code>{u.key}</code>
                   </td>
                   <td>
@@ -93,6 +102,10 @@ export function MultipartView() {
         <button type="submit" className="primary" disabled={s.phase === 'planning' || s.phase === 'applying'}>
           {s.phase === 'planning' ? 'Planning…' : 'Plan complete / abort'}
         </button>
+        <p className="muted small">
+          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): a record whose parts all match is completed, an upload the
+          server no longer has only loses its record. Server uploads without a record are listed as warnings.
+        </p>
       </form>
       {s.phase !== 'review' && s.phase !== 'applied' && <ErrorText error={s.error} />}
       <PlanReview flow={useMultipart} />

@@ -4,6 +4,8 @@ import { getClient } from '../client';
 import { openDemo, openStore } from '../actions/store';
 import { useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
+import { OfflineImport } from '../components/OfflineImport';
+import { useEvidence } from '../state/evidence';
 import { formatTime } from '../format';
 import { ConfigImport } from './ConfigImport';
 
@@ -13,7 +15,7 @@ export function OpenView() {
   const appInfo = useSession((s) => s.appInfo);
   const opening = useSession((s) => s.opening);
   const opened = useSession((s) => s.opened);
-  const error = useSession((s) => s.error);
+  const evidenceError = useEvidence((s) => s.error);
   const client = getClient();
 
   const pick = async (kind: 'folder' | 'archive') => {
@@ -63,7 +65,6 @@ export function OpenView() {
           </>
         )}
       </form>
-      <ErrorText error={error} />
       {appInfo?.demoAvailable && (
         <p>
           <button type="button" onClick={() => void openDemo()} disabled={opening}>
@@ -72,7 +73,16 @@ export function OpenView() {
           <span className="muted">A small store with an index reset, a backlog and an interrupted multipart upload.</span>
         </p>
       )}
-      {opened && <ConfigImport />}
+      {opened && (
+        <section className="context" aria-label="Context for the opened store">
+          <h3>Add context for {opened.report.roots.length === 1 ? opened.report.roots[0].bucket : 'this store'}</h3>
+          <div className="split">
+            <ConfigImport />
+            <OfflineImport title="S3 listings (offline)" />
+          </div>
+          <ErrorText error={evidenceError} />
+        </section>
+      )}
       <section className="card">
         <h3>Recent</h3>
         {recent.length === 0 ? (

@@ -1,4 +1,5 @@
 /** Findings by severity with their actions, streams, seq index cards, and what Fluent Bit will do next. */
+import { RichText } from '../components/RichText';
 import type { Finding, RootReport, Severity } from '../../../shared/model';
 import { useChunks } from '../state/chunks';
 import { useEvidence } from '../state/evidence';
@@ -24,7 +25,7 @@ function FindingCard({ finding }: { finding: Finding }) {
     <article className={`finding sev-${finding.severity}`} data-testid="finding" data-code={finding.code}>
       <header>
         <Badge kind={finding.severity}>{finding.severity}</Badge> <code className="code">{finding.code}</code>
-        <span className="finding-summary">{finding.summary}</span>
+        <span className="finding-summary"><RichText text={finding.summary} /></span>
       </header>
       {finding.evidence.length > 0 && (
         <details>
@@ -39,7 +40,7 @@ function FindingCard({ finding }: { finding: Finding }) {
         </details>
       )}
       <p className="finding-action">
-        <strong>What to do:</strong> {finding.action}{' '}
+        <strong>What to do:</strong> <RichText text={finding.action} />{' '}
         {nav && (
           <button type="button" className="small" onClick={go}>
             {nav.label} →

@@ -41,7 +41,7 @@ export function RepairView() {
           void makePlan(useRepair);
         }}
       >
-        <div className="grid-form">
+        <div className="grid-form fit">
           <label>
             Action
             <select value={s.params.action} onChange={(e) => s.setParams({ action: e.target.value as RepairAction })}>
