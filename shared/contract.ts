@@ -49,6 +49,10 @@ const repairRequestSchema = z.object({
   includeActive: z.boolean().optional(),
   connection: connectionSchema.optional(),
   force: z.boolean().optional(),
+  /** multipart: complete or abort every upload of a local record (default: only safe completions). */
+  multipartDecision: z.enum(['complete', 'abort']).optional(),
+  /** multipart: also abort server uploads that have no local record. */
+  abortOrphans: z.boolean().optional(),
 });
 
 /** Inputs of every request. Keys are `area.verb`. */

@@ -124,7 +124,7 @@ export async function planRepair(s: StoreSession, input: RepairInput, opts: Work
     case 'multipart': {
       const client = clientFor(target, input.connection);
       try {
-        return await planMultipart({ ...common, rootPath, root, bucket: target.bucket, client, signal: opts.signal });
+        return await planMultipart({ ...common, rootPath, root, bucket: target.bucket, client, decision: input.multipartDecision, abortOrphans: input.abortOrphans, signal: opts.signal });
       } finally {
         client?.destroy();
       }

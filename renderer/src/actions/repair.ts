@@ -19,6 +19,10 @@ function planInput(flow: Flow): RequestInput<'repair.plan'> | null {
   if (params.action === 'repair-index' && params.value.trim() !== '') input.value = Number(params.value.trim());
   if (params.action === 'protect-index') input.method = params.method;
   if (params.action === 'replay') input.includeActive = params.includeActive;
+  if (params.action === 'multipart') {
+    if (params.multipartDecision !== 'auto') input.multipartDecision = params.multipartDecision;
+    if (params.abortOrphans) input.abortOrphans = true;
+  }
   if (params.force) input.force = true;
   if (params.action === 'replay' || params.action === 'multipart' || params.action === 'recover-versions') {
     input.connection = connectionInput(useEvidence.getState().connection);

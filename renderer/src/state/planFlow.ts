@@ -17,6 +17,10 @@ export interface PlanParams {
   method: 'marker' | 'shadow';
   includeActive: boolean;
   force: boolean;
+  /** Multipart: `auto` completes only uploads whose parts match; `complete`/`abort` every record's upload. */
+  multipartDecision: 'auto' | 'complete' | 'abort';
+  /** Multipart: also abort server uploads that have no local record. */
+  abortOrphans: boolean;
 }
 
 export type Plan = RequestResult<'repair.plan'>;
@@ -45,7 +49,7 @@ export interface PlanFlowState {
 
 export function createPlanFlow(defaultAction: RepairAction): UseBoundStore<StoreApi<PlanFlowState>> {
   const initial = {
-    params: { action: defaultAction, outputId: null, value: '', method: 'marker' as const, includeActive: false, force: false },
+    params: { action: defaultAction, outputId: null, value: '', method: 'marker' as const, includeActive: false, force: false, multipartDecision: 'auto' as const, abortOrphans: false },
     phase: 'choose' as Phase,
     plan: null,
     confirmText: '',

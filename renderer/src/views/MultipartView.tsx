@@ -99,12 +99,31 @@ export function MultipartView() {
           void makePlan(useMultipart);
         }}
       >
+        <fieldset className="inline-fields">
+          <legend className="muted small">Uploads of local records</legend>
+          {(
+            [
+              ['auto', 'Complete only uploads whose parts all match'],
+              ['complete', 'Complete every upload with its matching parts'],
+              ['abort', 'Abort every upload (deletes its parts)'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="check">
+              <input type="radio" name="mp-decision" value={value} checked={s.params.multipartDecision === value} onChange={() => s.setParams({ multipartDecision: value })} />
+              {label}
+            </label>
+          ))}
+          <label className="check">
+            <input type="checkbox" checked={s.params.abortOrphans} onChange={(e) => s.setParams({ abortOrphans: e.target.checked })} />
+            Also abort server uploads that have no local record
+          </label>
+        </fieldset>
         <button type="submit" className="primary" disabled={s.phase === 'planning' || s.phase === 'applying'}>
           {s.phase === 'planning' ? 'Planning…' : 'Plan complete / abort'}
         </button>
         <p className="muted small">
-          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): a record whose parts all match is completed, an upload the
-          server no longer has only loses its record. Server uploads without a record are listed as warnings.
+          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): by default a record whose parts all match is completed and an upload the
+          server no longer has only loses its record; nothing is aborted unless you choose it above.
         </p>
       </form>
       {s.phase !== 'review' && s.phase !== 'applied' && <ErrorText error={s.error} />}
