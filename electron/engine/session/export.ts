@@ -31,13 +31,17 @@ function stamp(d: Date): string {
   return d.toISOString().replace(/[:]/g, '-').replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Markdown-safe inline text: no table breaks, no raw HTML. */
-function md(text: unknown): string {
+/**
+ * Markdown-safe inline text: no table breaks, no raw HTML. Inside `code spans` (commands in
+ * actions) entities are not decoded, so `<` stays as it is there and is escaped only outside.
+ */
+export function md(text: unknown): string {
   return String(text ?? '')
     .replace(/\r?\n/g, ' ')
     .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;')))
+    .join('');
 }
 
 function allFindings(d: Diagnosis | null): Finding[] {
