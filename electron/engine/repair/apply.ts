@@ -10,6 +10,8 @@ import { applyProtectPlan } from './protect';
 import { applyReplay } from './replay-run';
 import { applyRestorePlan } from './restore';
 import { applyUndo } from './undo';
+import type { WriteTestHooks } from './guard';
+import { assertNotRefused } from './errors';
 import { scanStore } from '../store';
 import { applyRecoverVersions } from './versions';
 
@@ -22,6 +24,8 @@ export interface ApplyPlanOptions {
   onProgress?: (p: Progress) => void;
   signal?: AbortSignal;
   verifyRead?: (rootPath: string, outputId: number) => Promise<number | null>;
+  /** Tests: e.g. change the store while an action runs. */
+  hooks?: WriteTestHooks;
 }
 
 /** Independent check after an index write: what the store scanner (Fluent Bit's fscanf rule) reads now. */
@@ -33,6 +37,7 @@ export async function rescanIndex(rootPath: string, outputId: number): Promise<n
 
 export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): Promise<RepairResult> {
   const kind = (plan.details as { kind?: string } | undefined)?.kind;
+  if (kind !== 'undo') assertNotRefused(plan.refusals, opts.force); // refusals first (an archive needs no S3 connection to be refused)
   const needClient = (): S3Client => {
     if (!opts.client) throw new Error(`${plan.action} needs an S3 connection (--live)`);
     return opts.client;

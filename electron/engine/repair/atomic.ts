@@ -39,6 +39,11 @@ export interface AtomicWriteResult {
 
 const TEMP_MARK = '.sd-tmp-';
 
+/** A temp file name this module makes (`.<name>.sd-tmp-<pid>-<hex>`): never part of the store. */
+export function isOwnTemp(name: string): boolean {
+  return name.startsWith('.') && /\.sd-tmp-\d+-[0-9a-f]+$/.test(name);
+}
+
 export function tempNameFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
 }

@@ -9,6 +9,13 @@
 import { promises as fsp, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DIR } from './journal';
+import { isOwnTemp } from './atomic';
+
+/**
+ * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only
+ * directory is still writable; a real read-only mount answers EROFS). Reset to null after use.
+ */
+export const guardTestHooks: { access: ((p: string) => Promise<void>) | null } = { access: null };
 
 export interface ProcessUse {
   pid: number;
@@ -110,16 +117,23 @@ export async function checkWriteAllowed(
     const st = await fsp.stat(root);
     if (!st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
-    r.refusals.push({ reason: `${root}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : (err as Error).message}.`, forceable: false });
+    const code = (err as NodeJS.ErrnoException).code;
+    const file = code === 'ENOTDIR' || code === 'ENOENT' ? await enclosingFile(root) : null;
+    r.refusals.push({
+      reason: file
+        ? `${root} is inside ${file}, a file (an archive?), not a store folder: archives are read-only evidence and cannot be repaired. Extract it (or repair the live store) instead.`
+        : `${root}: ${code === 'ENOENT' ? 'does not exist' : (err as Error).message}.`,
+      forceable: false,
+    });
     return r;
   }
   if (opts.readOnlySource) r.refusals.push({ reason: `${root} was opened read-only; it cannot be repaired.`, forceable: false });
   try {
-    await fsp.access(root, fsc.W_OK);
+    await (guardTestHooks.access ? guardTestHooks.access(root) : fsp.access(root, fsc.W_OK));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     r.refusals.push({
-      reason: code === 'EROFS' ? `${root} is on a read-only file system; it cannot be repaired.` : `${root} is not writable by this user (${code}); it cannot be repaired.`,
+      reason: code === 'EROFS' ? `${root} is on a read-only file system (EROFS); it cannot be repaired.` : `${root} is not writable by this user (${code ?? (err as Error).message}); it cannot be repaired.`,
       forceable: false,
     });
   }
@@ -138,9 +152,19 @@ export async function checkWriteAllowed(
   return r;
 }
 
+/** The nearest existing ancestor of `p` when it is a regular file (`x.tar.gz!/bucket` → `x.tar.gz`). */
+async function enclosingFile(p: string): Promise<string | null> {
+  for (let d = path.resolve(p); d !== path.dirname(d); d = path.dirname(d)) {
+    const base = d.replace(/!$/, '');
+    const st = await fsp.stat(base).catch(() => null);
+    if (st) return st.isFile() ? base : null;
+  }
+  return null;
+}
+
 export type TreeSnapshot = Map<string, string>;
 
-/** size:mtime of every entry under root (except our own dot-dir). */
+/** size:mtime of every entry under root, except our own: `.store-doctor/` and dot-named temp files. */
 export async function snapshotTree(root: string): Promise<TreeSnapshot> {
   const snap: TreeSnapshot = new Map();
   async function walk(dir: string, rel: string, depth: number): Promise<void> {
@@ -151,7 +175,7 @@ export async function snapshotTree(root: string): Promise<TreeSnapshot> {
       return;
     }
     for (const e of entries) {
-      if (depth === 0 && e.name === TOOL_DIR) continue;
+      if (e.name === TOOL_DIR || isOwnTemp(e.name)) continue;
       const p = path.join(dir, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
       const st = await fsp.lstat(p).catch(() => null);
@@ -171,4 +195,31 @@ export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot, expecte
   for (const [p, v] of before) if (after.get(p) !== v && !ignore(p)) changed.push(p);
   for (const p of after.keys()) if (!before.has(p) && !ignore(p)) changed.push(p);
   return changed;
+}
+
+/** Tests: awaited right after the "before" snapshot of a write action (to change the store meanwhile). */
+export interface WriteTestHooks {
+  afterSnapshot?: () => Promise<void> | void;
+}
+
+export interface StoreWatch {
+  /** "WARNING: the store changed during <what>…" naming what changed, or null. `expected`: absolute paths we changed. */
+  warning(expected: string[], what: string): Promise<string | null>;
+}
+
+/**
+ * Snapshot the root before a write action; `warning()` after it compares (ignoring the paths the
+ * action changed, their parent folders, `.store-doctor/` and our temp files) to catch a writer we
+ * could not see, e.g. Fluent Bit started meanwhile.
+ */
+export async function watchStore(rootPath: string, hooks?: WriteTestHooks): Promise<StoreWatch> {
+  const before = await snapshotTree(rootPath);
+  await hooks?.afterSnapshot?.();
+  return {
+    async warning(expected: string[], what: string) {
+      const rel = expected.map((p) => path.relative(rootPath, p).split(path.sep).join('/')).filter((p) => p && !p.startsWith('..'));
+      const changed = diffSnapshots(before, await snapshotTree(rootPath), rel);
+      return changed.length ? `WARNING: the store changed during ${what} (is Fluent Bit running?): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}` : null;
+    },
+  };
 }

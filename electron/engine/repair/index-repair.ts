@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { PlanStep, RepairAction, RepairPlan, RepairResult } from '../../../shared/model';
-import { checkWriteAllowed, diffSnapshots, snapshotTree } from './guard';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
@@ -124,6 +124,7 @@ export interface ApplyOptions {
   skipProcessCheck?: boolean;
   /** Extra independent check after writing (e.g. re-scan the store): returns the value Fluent Bit would read. */
   verifyRead?: (rootPath: string, outputId: number) => Promise<number | null>;
+  hooks?: WriteTestHooks;
 }
 
 export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
@@ -140,7 +141,7 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   const nowHex = now.bytes === null ? null : now.bytes.toString('hex');
   if (nowHex !== d.expectedBeforeHex) throw new RefusedError([`${d.file} changed since the plan was made (Fluent Bit running?); plan again.`]);
 
-  const before = await snapshotTree(d.rootPath);
+  const watch = await watchStore(d.rootPath, opts.hooks);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);
   const changes: ChangeSpec[] = [];
   if (!(await pathExists(sequenceDir))) changes.push({ kind: 'mkdir', path: sequenceDir });
@@ -166,9 +167,8 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
       result.warnings.push(`Re-scan reads ${scanned} from seq_index_${d.outputId}, expected ${d.value}.`);
     }
   }
-  const rel = (p: string) => path.relative(d.rootPath, p).split(path.sep).join('/');
-  const changed = diffSnapshots(before, await snapshotTree(d.rootPath), [rel(file)]);
-  if (changed.length) result.warnings.push(`WARNING: the store changed while repairing (is Fluent Bit running?): ${changed.slice(0, 5).join(', ')}`);
+  const changed = await watch.warning([file, ...changes.filter((c) => c.kind === 'mkdir').map((c) => c.path)], 'the repair');
+  if (changed) result.warnings.push(changed);
   await action.applied(verified);
   result.applied = true;
   result.verified = verified;

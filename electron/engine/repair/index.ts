@@ -5,10 +5,10 @@
  * Offers:
  * - atomic writes: atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact
  * - journal + undo: openAction, lastUndoable, planUndo, applyUndo, undoLast
- * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots
+ * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, watchStore (store changed during an action)
  * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState
  * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
- * - replay: planReplay, applyReplay (create-only, journaled, resumable)
+ * - replay: planReplay, applyReplay (create-only, journaled, resumable), takeReplayLock (one replay per root)
  * - multipart: planMultipart, applyMultipart; versions: planRecoverVersions, applyRecoverVersions
  * - planAction(action, diagnosisContext, opts): plan any action from a diagnosis run
  * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
@@ -16,7 +16,8 @@
 export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './atomic';
 export { openAction, lastUndoable, toolDir, TOOL_DIR, type ActionEntry } from './journal';
 export { planUndo, applyUndo, undoLast } from './undo';
-export { checkWriteAllowed, findProcessesUsing, findFluentBitProcesses, snapshotTree, diffSnapshots, type GuardReport } from './guard';
+export { checkWriteAllowed, findProcessesUsing, findFluentBitProcesses, snapshotTree, diffSnapshots, watchStore, type GuardReport, type WriteTestHooks } from './guard';
+export { takeReplayLock } from './replay-lock';
 export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-repair';
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';
 export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './protect';

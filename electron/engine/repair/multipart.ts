@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport } from '../../../shared/model';
 import { durableUnlink } from './atomic';
 import { assertNotRefused } from './errors';
-import { checkWriteAllowed } from './guard';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
 import { headObject, httpStatus, unquote } from './s3ops';
 
@@ -99,6 +99,14 @@ function decide(rec: MultipartRecord, server: Map<number, string>, decision: Mul
 export async function planMultipart(input: MultipartInput): Promise<RepairPlan & { settle: SettleItem[] }> {
   const rootPath = path.resolve(input.rootPath);
   const plan: RepairPlan & { settle: SettleItem[] } = { action: 'multipart', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [], settle: [] };
+  // Settling removes local records and journals in the root: never from an archive or a read-only source.
+  const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
+  plan.refusals.push(...src.refusals);
+  if (src.refusals.length) {
+    plan.summary = 'Cannot settle multipart uploads from this source (see the refusal).';
+    plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: [] };
+    return plan;
+  }
   const records = input.root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.map((c) => ({ c, rec: c.multipart })));
   if (!input.client) {
     plan.refusals.push({ reason: 'Multipart settlement needs the live bucket (--live with credentials): ListParts decides between complete and abort.', forceable: false });
@@ -142,22 +150,23 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   const n = (op: string) => plan.settle.filter((s) => s.op === op).length;
   plan.summary = `${records.length} local record(s), ${orphans.length} server upload(s) without one: complete ${n('complete')}, abort ${n('abort')}, forget ${n('forget')}.`;
   plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: plan.settle };
-  if (plan.settle.some((s) => s.recordPath)) {
-    const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
+  if (plan.settle.some((s) => s.recordPath) && !src.refusals.length) {
+    const g = await checkWriteAllowed(rootPath, { skipProcessCheck: input.skipProcessCheck });
     plan.refusals.push(...g.refusals);
     plan.warnings.push(...g.warnings);
   }
   return plan;
 }
 
-export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal }): Promise<RepairResult> {
+export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks }): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
   const d = plan.details as { rootPath: string; bucket: string; settle: SettleItem[] };
   const result: RepairResult = { action: 'multipart', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings] };
   const settle = d.settle.filter((s) => s.op !== 'none');
-  if (!settle.length) return result;
   const records = settle.filter((s) => s.recordPath).map((s) => s.recordPath!);
-  if (records.length) assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck })).refusals, opts.force);
+  assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !records.length })).refusals, opts.force);
+  if (!settle.length) return result;
+  const watch = await watchStore(d.rootPath, opts.hooks);
   const action = records.length ? await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'multipart', summary: plan.summary, changes: records.map((p) => ({ kind: 'file' as const, path: p })) }) : null;
   result.undoId = action?.id ?? null;
   for (const s of settle) {
@@ -186,6 +195,8 @@ export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client;
     }
   }
   await action?.applied(result.verified);
+  const changed = await watch.warning(records, 'the settlement');
+  if (changed) result.warnings.push(changed);
   result.applied = true;
   const ok = result.steps.filter((x) => x.ok).length;
   result.summary = `Settled ${ok} of ${settle.length} multipart upload(s)${result.verified ? '' : '; some failed (see steps)'}.`;

@@ -74,11 +74,12 @@ function sourceFlags(ctx: DiagnosisContext) {
 }
 
 export async function planAction(action: RepairAction, ctx: DiagnosisContext, opts: ActionOptions = {}): Promise<RepairPlan & { replayItems?: ReplayItem[] }> {
-  if (action === 'undo') return planUndo(ctx.storePath, opts);
+  if (action === 'undo') return planUndo(ctx.storePath, { ...opts, ...(ctx.report ? sourceFlags(ctx) : {}) });
   const flags = { ...sourceFlags(ctx), skipProcessCheck: opts.skipProcessCheck, force: opts.force };
   if (action === 'recover-versions') {
     const t = pickTarget(ctx, opts, false);
-    return planRecoverVersions({ storePath: ctx.storePath, bucket: t.bucket, client: opts.client ?? null, prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix, versions: ctx.evidence.get(t.id)?.versions ?? null, signal: opts.signal });
+    const { archive, readOnlySource } = flags;
+    return planRecoverVersions({ storePath: ctx.storePath, bucket: t.bucket, client: opts.client ?? null, prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix, versions: ctx.evidence.get(t.id)?.versions ?? null, archive, readOnlySource, signal: opts.signal });
   }
   const t = pickTarget(ctx, opts, action !== 'multipart');
   const root = rootOf(ctx, t);

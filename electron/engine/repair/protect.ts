@@ -15,7 +15,7 @@ import { decodeChunkHeader, encodeChunk } from '../chunk';
 import { atomicWriteFile, mkdirExact } from './atomic';
 import { assertNotRefused } from './errors';
 import { pathExists } from './fsutil';
-import { checkWriteAllowed } from './guard';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction, type ChangeSpec } from './journal';
 import { readSeqIndexState } from './seqindex';
 
@@ -138,7 +138,7 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
   return plan;
 }
 
-export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean } = {}): Promise<RepairResult> {
+export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
   const d = plan.details as Record<string, unknown> & { kind: string; rootPath: string; noChange: boolean };
   const result: RepairResult = { action: 'protect-index', applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
   assertNotRefused(plan.refusals, opts.force);
@@ -152,6 +152,7 @@ export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean
     assertNotRefused(guard.refusals, opts.force);
     const marker = d.marker as string;
     const seq = path.dirname(marker);
+    const watch = await watchStore(d.rootPath, opts.hooks);
     if (!(await pathExists(seq))) changes.push({ kind: 'mkdir', path: seq });
     changes.push({ kind: 'file', path: marker });
     const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
@@ -164,8 +165,13 @@ export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean
     const h = decodeChunkHeader(back, back.length);
     result.verified = h.status === 'ok' && h.contentLength === 0 && back.subarray(24, 24 + (h.metaLength ?? 0)).toString() === MARKER_META;
     await action.applied(result.verified);
+    const changed = await watch.warning([marker, seq], 'the protection');
+    if (changed) result.warnings.push(changed);
     result.summary = `Marker chunk written to ${marker}${result.verified ? ' (verified: a valid empty chunk)' : ' (NOT verified)'}.`;
   } else {
+    // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never
+    // for an archive or a read-only source (re-checked here; the plan already refuses them).
+    assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
     const shadow = d.shadowDir as string;
     const writes = d.writes as { id: number; value: number }[];
     for (const w of writes) changes.push({ kind: 'file', path: path.join(shadow, `seq_index_${w.id}`) });

@@ -12,10 +12,11 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
 import { durableMove } from './atomic';
 import { objectBody, md5Hex, readChunkFile, sha256Hex } from './chunkfile';
-import { assertNotRefused, RefusedError } from './errors';
-import { checkWriteAllowed, diffSnapshots, snapshotTree } from './guard';
+import { assertNotRefused } from './errors';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
 import { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
+import { takeReplayLock } from './replay-lock';
 import type { ReplayPlanDetails } from './replay-plan';
 import { renderReplayKey } from './replay-plan';
 import { getObjectBytes, headObject, probeConditionalWrites, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
@@ -38,41 +39,13 @@ export interface ReplayApplyOptions {
    */
   resumeSettleMs?: number;
   /** Test hooks (kill trials). */
-  hooks?: { afterIntent?: () => Promise<void> | void; afterUpload?: () => Promise<void> | void };
+  hooks?: WriteTestHooks & { afterIntent?: () => Promise<void> | void; afterUpload?: () => Promise<void> | void };
 }
 
 async function isOurs(client: S3Client, bucket: string, key: string, h: HeadResult, body: Buffer, md5: string, signal?: AbortSignal): Promise<boolean> {
   if (h.size !== body.length) return false;
   if (h.etag === md5) return true;
   return (await getObjectBytes(client, bucket, key, signal)).equals(body);
-}
-
-/** One replay per root at a time: `.store-doctor/replay.lock` holds the pid; a dead holder's lock is taken over. */
-async function takeReplayLock(rootPath: string): Promise<() => Promise<void>> {
-  const lock = path.join(toolDir(rootPath), 'replay.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fh = await fsp.open(lock, 'wx', 0o600);
-      await fh.writeFile(String(process.pid));
-      await fh.close();
-      return () => fsp.unlink(lock).catch(() => undefined);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number((await fsp.readFile(lock, 'utf8').catch(() => '')).trim());
-      let alive = false;
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
-        try {
-          process.kill(pid, 0);
-          alive = true;
-        } catch (e) {
-          alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-        }
-      }
-      if (alive) throw new RefusedError([`another replay (pid ${pid}) is running on ${rootPath}; wait for it to finish.`]);
-      await fsp.unlink(lock).catch(() => undefined); // stale lock of a killed replay
-    }
-  }
-  throw new Error(`${lock}: cannot take the replay lock`);
 }
 
 async function uniqueDest(dir: string, name: string): Promise<string> {
@@ -112,7 +85,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   }
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
-    const treeBefore = await snapshotTree(d.rootPath);
+    const watch = await watchStore(d.rootPath, opts.hooks);
     const journal = path.join(toolDir(d.rootPath), REPLAY_JOURNAL);
     const { states, maxIndex } = await loadReplayState(d.rootPath);
     const idxFile = d.outputId !== null ? seqIndexPaths(d.rootPath, d.outputId).file : null;
@@ -238,9 +211,9 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       }
       await action.applied(items.every((i) => i.state !== 'failed'));
     }
-    const expected = [...todo.map((i) => i.chunkPath), 'sequence/index_metadata'];
-    const changed = diffSnapshots(treeBefore, await snapshotTree(d.rootPath), expected);
-    if (changed.length) result.warnings.push(`WARNING: the store changed during the replay (is Fluent Bit running?): ${changed.slice(0, 5).join(', ')}`);
+    const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
+    const changed = await watch.warning(expected, 'the replay');
+    if (changed) result.warnings.push(changed);
     const ok = items.filter((i) => i.state === 'done').length;
     const failed = items.filter((i) => i.state === 'failed').length;
     const left = todo.length - ok - failed;

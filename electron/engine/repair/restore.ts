@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { RepairPlan, RepairResult } from '../../../shared/model';
 import { applyIndexPlan, planIndexRepair, type ApplyOptions } from './index-repair';
 import { assertNotRefused } from './errors';
+import { checkWriteAllowed } from './guard';
 import { defaultShadowDir, seqIndexValues } from './protect';
 import { readSeqIndexState, seqIndexPaths } from './seqindex';
 
@@ -31,6 +32,9 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
   const ids = input.outputIds.length ? input.outputIds : [...shadowValues.keys()];
   const plan: RepairPlan = { action: 'restore-index', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [] };
   const subplans: RepairPlan[] = [];
+  // Refused up front for an archive or a read-only source, whatever there is to restore.
+  const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
+  plan.refusals.push(...src.refusals);
   if (!ids.length) {
     plan.summary = `Nothing to restore: no $INDEX output known and no shadow copy in ${shadow}.`;
     plan.details = { kind: 'restore', subplans };

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../shared/model';
 import { atomicWriteFile, durableMove, durableUnlink, fsyncDir } from './atomic';
 import { appendLine, currentAfter, lastUndoable, readBackup, type UndoChange } from './journal';
-import { checkWriteAllowed } from './guard';
-import { RefusedError } from './errors';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
+import { assertNotRefused, RefusedError } from './errors';
 
 function describe(c: UndoChange): PlanStep {
   if (c.kind === 'mkdir') return { kind: 'rmdir', target: c.path, description: `remove the directory the action created (only if empty)` };
@@ -20,10 +20,17 @@ function describe(c: UndoChange): PlanStep {
     : { kind: 'delete-file', target: c.path, description: 'remove the file: it did not exist before the action' };
 }
 
-export async function planUndo(storePath: string, opts: { force?: boolean; skipProcessCheck?: boolean } = {}): Promise<RepairPlan> {
+export async function planUndo(storePath: string, opts: { force?: boolean; skipProcessCheck?: boolean; archive?: boolean; readOnlySource?: boolean } = {}): Promise<RepairPlan> {
   const abs = path.resolve(storePath);
-  const last = await lastUndoable(abs);
   const plan: RepairPlan = { action: 'undo', storePath: abs, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [] };
+  // An archive or a read-only store holds nothing we may write (and no journal we wrote).
+  const src = await checkWriteAllowed(abs, { archive: opts.archive, readOnlySource: opts.readOnlySource, skipProcessCheck: true });
+  if (src.refusals.length) {
+    plan.refusals.push(...src.refusals);
+    plan.summary = `Cannot undo anything in ${abs}.`;
+    return plan;
+  }
+  const last = await lastUndoable(abs);
   if (!last) {
     plan.summary = 'Nothing to undo: no action is recorded for this store.';
     return plan;
@@ -60,15 +67,16 @@ export async function planUndo(storePath: string, opts: { force?: boolean; skipP
   return plan;
 }
 
-export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}): Promise<RepairResult> {
+export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
   const d = plan.details as { journal: string; id: string } | undefined;
   const result: RepairResult = { action: 'undo', applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
-  if (!d) return { ...result, summary: plan.summary };
   const blocking = plan.refusals.filter((r) => !r.forceable || !opts.force);
   if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
+  if (!d) return { ...result, summary: plan.summary };
   const last = await lastUndoable(plan.storePath);
   if (!last || last.entry.id !== d.id) throw new Error('the journal changed since the undo was planned; plan again');
   const e = last.entry;
+  assertNotRefused((await checkWriteAllowed(e.rootPath, { skipProcessCheck: opts.skipProcessCheck })).refusals, opts.force);
   // Re-check right before writing: a file changed since the plan (Fluent Bit started?) is refused.
   if (!opts.force) {
     for (const c of e.changes) {
@@ -78,6 +86,7 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
       if (after.exists !== now.exists || after.sha256 !== now.sha256) throw new RefusedError([`${c.path} changed after the action; undoing would discard that change.`]);
     }
   }
+  const watch = await watchStore(e.rootPath, opts.hooks);
   let verified = true;
   for (const c of [...e.changes].reverse()) {
     const step = describe(c);
@@ -121,6 +130,9 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
   result.applied = true;
   result.verified = verified && result.steps.every((s) => s.ok);
   result.undoId = e.id;
+  const touched = e.changes.flatMap((c) => (c.kind === 'move' ? [c.from, c.to] : [c.path]));
+  const changed = await watch.warning(touched, 'the undo');
+  if (changed) result.warnings.push(changed);
   if (!result.verified) {
     // Not recorded as undone: the next `undo` retries this action instead of silently moving on to an older one.
     await appendLine(last.journal, { type: 'undo-failed', id: e.id, at: new Date().toISOString(), message: result.steps.filter((s) => !s.ok).map((s) => `${s.step.target}: ${s.message}`).join('; ') });
@@ -133,6 +145,6 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean } = {}
 }
 
 /** Plan + apply in one call. */
-export async function undoLast(storePath: string, opts: { force?: boolean; skipProcessCheck?: boolean } = {}): Promise<RepairResult> {
+export async function undoLast(storePath: string, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
   return applyUndo(await planUndo(storePath, opts), opts);
 }

@@ -7,6 +7,7 @@
 import { CopyObjectCommand, ListObjectVersionsCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
 import { assertNotRefused } from './errors';
+import { checkWriteAllowed } from './guard';
 import { headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 
 export interface RecoverInput {
@@ -19,6 +20,9 @@ export interface RecoverInput {
   recoveryPrefix?: string;
   /** Offline evidence (e.g. `aws s3api list-object-versions` JSON) when no client. */
   versions?: S3VersionEntry[] | null;
+  /** The store must be a writable folder like for every write action (not an archive or a read-only source). */
+  archive?: boolean;
+  readOnlySource?: boolean;
   signal?: AbortSignal;
 }
 
@@ -50,6 +54,13 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const recoveryPrefix = input.recoveryPrefix ?? `store-doctor-recovered/${stamp}/`;
   const plan: RepairPlan & { copies: RecoveryCopy[] } = { action: 'recover-versions', storePath: input.storePath, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [], copies: [] };
+  const src = await checkWriteAllowed(input.storePath, { archive: input.archive, readOnlySource: input.readOnlySource, skipProcessCheck: true });
+  plan.refusals.push(...src.refusals);
+  if (src.refusals.length) {
+    plan.summary = 'Cannot recover versions from this source (see the refusal).';
+    plan.details = { kind: 'recover', bucket: input.bucket, copies: [], recoveryPrefix };
+    return plan;
+  }
   let versions = input.versions ?? null;
   if (input.client) versions = await listAllVersions(input.client, input.bucket, input.prefix, input.signal);
   else plan.refusals.push({ reason: 'Copying versions needs the live bucket (--live with credentials).', forceable: false });
@@ -82,6 +93,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
 
 export async function applyRecoverVersions(plan: RepairPlan, opts: { client: S3Client; force?: boolean; signal?: AbortSignal }): Promise<RepairResult & { manifestKey: string | null }> {
   assertNotRefused(plan.refusals, opts.force);
+  assertNotRefused((await checkWriteAllowed(plan.storePath, { skipProcessCheck: true })).refusals, false);
   const d = plan.details as { bucket: string; copies: RecoveryCopy[]; recoveryPrefix: string };
   const result: RepairResult & { manifestKey: string | null } = { action: 'recover-versions', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings], manifestKey: null };
   if (!d.copies.length) return result;

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -107,11 +107,13 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
 describe.skipIf(!s3Enabled())('version recovery against RGW', () => {
   it('copies non-current versions create-only under a recovery prefix with a manifest', async () => {
     const client = testClient();
+    const store = tempDir('sd-ver-'); // a writable store folder (recover-versions refuses archives and read-only sources)
+    onTestFinished(() => store.cleanup());
     const bucket = await newBucket(client, 'sd-ver', true);
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 1 data' }));
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 2 data (overwrote run 1)' }));
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_1', Body: 'only once' }));
-    const plan = await planRecoverVersions({ storePath: '/x', bucket, client, recoveryPrefix: 'recovered/' });
+    const plan = await planRecoverVersions({ storePath: store.dir, bucket, client, recoveryPrefix: 'recovered/' });
     expect(plan.copies).toHaveLength(1);
     expect(plan.copies[0].targetKey).toMatch(/^recovered\/logs\/segment_0\.version-1-/);
     const r = await applyRecoverVersions(plan, { client });
@@ -120,7 +122,7 @@ describe.skipIf(!s3Enabled())('version recovery against RGW', () => {
     const manifest = JSON.parse((await getObjectBytes(client, bucket, 'recovered/manifest.json')).toString());
     expect(manifest.copies[0]).toMatchObject({ sourceKey: 'logs/segment_0', status: 'copied', targetKey: plan.copies[0].targetKey });
     // running it again never overwrites the copies
-    const again = await planRecoverVersions({ storePath: '/x', bucket, client, recoveryPrefix: 'recovered/' });
+    const again = await planRecoverVersions({ storePath: store.dir, bucket, client, recoveryPrefix: 'recovered/' });
     const r2 = await applyRecoverVersions(again, { client });
     expect(r2.steps.every((s) => !s.ok && /not overwritten/.test(s.message))).toBe(true);
     expect((await getObjectBytes(client, bucket, plan.copies[0].targetKey)).toString()).toBe('run 1 data');
