@@ -3,8 +3,11 @@
  * config, output, bucket evidence (offline files or live), assumed restart time.
  */
 import { Option, type Command } from 'commander';
-import type { RunDiagnosisOptions } from '../engine/diagnose';
-import { CliError, EXIT } from './output';
+import { ConfigError } from '../engine/fluentbit';
+import { DiagnoseInputError, runDiagnosis, type RunDiagnosisOptions } from '../engine/diagnose';
+import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from './output';
+
+type RunDiagnosisResult = Awaited<ReturnType<typeof runDiagnosis>>;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -85,4 +88,30 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
     out.at = new Date(t);
   }
   return out;
+}
+
+/** Bad input (config, store, evidence files, output choice) → exit 2; S3 or other failures stay as they are (exit 1). */
+export function asCliError(e: unknown): unknown {
+  if (e instanceof CliError) return e;
+  const err = e as Error & { name?: string };
+  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
+  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
+  return e;
+}
+
+/** runDiagnosis for a command: the evidence flags, progress on stderr, Ctrl-C cancels, errors mapped to exit codes. */
+export async function runDiagnosisFromCli(store: string, opts: EvidenceCliOptions, signal?: AbortSignal): Promise<RunDiagnosisResult> {
+  const evidence = readEvidenceOptions(opts);
+  try {
+    return await runDiagnosis({
+      storePath: store,
+      ...evidence,
+      signal: signal ?? cancelOnSigint().signal,
+      onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`),
+    });
+  } catch (e) {
+    throw asCliError(e);
+  } finally {
+    clearProgress();
+  }
 }

@@ -5,10 +5,9 @@
  */
 import type { Command } from 'commander';
 import type { Diagnosis, Finding, OutputDiagnosis } from '../../../shared/model';
-import { DiagnoseInputError, runDiagnosis, worstSeverity } from '../../engine/diagnose';
-import { ConfigError } from '../../engine/fluentbit';
-import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+import { worstSeverity } from '../../engine/diagnose';
+import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import { EXIT, printJson } from '../output';
 
 interface DiagnoseCliOptions extends EvidenceCliOptions {
   json?: boolean;
@@ -78,21 +77,7 @@ export function registerDiagnose(program: Command): void {
   addEvidenceOptions(cmd)
     .option('--json', 'print JSON: { outputs: [ { id, bucket, keyFormat, persistedNextIndex, highestIndexInBucket, safeNextIndex, findings } ] }')
     .action(async (store: string, opts: DiagnoseCliOptions) => {
-      const evidence = readEvidenceOptions(opts);
-      const ac = cancelOnSigint();
-      let run;
-      try {
-        run = await runDiagnosis({
-          storePath: store,
-          ...evidence,
-          signal: ac.signal,
-          onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`),
-        });
-      } catch (e) {
-        throw asCliError(e);
-      } finally {
-        clearProgress();
-      }
+      const run = await runDiagnosisFromCli(store, opts);
       const { diagnosis, config } = run;
       if (opts.json) printJson(diagnosisJson(diagnosis));
       else {
@@ -102,13 +87,4 @@ export function registerDiagnose(program: Command): void {
       const worst = worstSeverity(diagnosis);
       process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
     });
-}
-
-/** Bad input (config, store, evidence files, output choice) → exit 2; S3 or other failures → 1. */
-function asCliError(e: unknown): unknown {
-  if (e instanceof CliError) return e;
-  const err = e as Error & { name?: string; file?: string };
-  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
-  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
-  return e;
 }

@@ -5,11 +5,11 @@
  */
 import type { Command } from 'commander';
 import type { RepairAction, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
-import { runDiagnosis, DiagnoseInputError } from '../../engine/diagnose';
+import { DiagnoseInputError } from '../../engine/diagnose';
 import { createS3Client, OfflineEvidenceError } from '../../engine/s3';
 import { ConfigError } from '../../engine/fluentbit';
 import { applyPlan, planAction, pickTarget, RefusedError, ActionInputError, type ActionOptions, type DiagnosisContext } from '../../engine/repair';
-import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
+import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
 import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
 
 export interface RepairCliOptions extends EvidenceCliOptions {
@@ -88,8 +88,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
       ctx = { storePath: run.store, report: null as never, config: null, evidence: new Map(), diagnosis: null as never };
     } else {
       const ev = readEvidenceOptions(opts);
-      const d = await runDiagnosis({ storePath: run.store, ...ev, signal: ac.signal, onProgress: (p) => progressLine(`${p.task} ${p.done}/${p.total ?? '?'}`) });
-      clearProgress();
+      const d = await runDiagnosisFromCli(run.store, opts, ac.signal);
       ctx = { storePath: run.store, ...d };
       const wantClient = run.client === 'plan' || (run.client === 'apply' && opts.apply);
       if (wantClient) {

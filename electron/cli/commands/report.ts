@@ -7,24 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pkg from '../../../package.json';
-import { DiagnoseInputError, runDiagnosis } from '../../engine/diagnose';
-import { ConfigError } from '../../engine/fluentbit';
 import { isInside, realPathOf } from '../../engine/session/confine';
 import { exportJson, exportMarkdown } from '../../engine/session/export';
-import { addEvidenceOptions, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
-import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from '../output';
+import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import { CliError, EXIT } from '../output';
 
 interface ReportCliOptions extends EvidenceCliOptions {
   format?: string;
   out?: string;
-}
-
-function asCliError(e: unknown): unknown {
-  if (e instanceof CliError) return e;
-  const err = e as Error & { name?: string };
-  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
-  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
-  return e;
 }
 
 /** Refuse an --out inside the store being read (an archive's folder is fine). */
@@ -49,22 +39,9 @@ export function registerReport(program: Command): void {
     .action(async (store: string, opts: ReportCliOptions) => {
       const format = opts.format ?? 'markdown';
       if (format !== 'json' && format !== 'markdown') throw new CliError(`--format ${format}: use json or markdown`, EXIT.USAGE);
-      const evidence = readEvidenceOptions(opts);
+      readEvidenceOptions(opts); // validate the flags before touching --out
       const out = opts.out !== undefined ? checkOut(opts.out, store) : null;
-      const ac = cancelOnSigint();
-      let run;
-      try {
-        run = await runDiagnosis({
-          storePath: store,
-          ...evidence,
-          signal: ac.signal,
-          onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}`),
-        });
-      } catch (e) {
-        throw asCliError(e);
-      } finally {
-        clearProgress();
-      }
+      const run = await runDiagnosisFromCli(store, opts);
       const firstEvidence = [...run.evidence.values()][0] ?? null;
       const input = { report: run.report, diagnosis: run.diagnosis, config: run.config, evidence: firstEvidence, version: pkg.version };
       const doc = format === 'json' ? exportJson(input) : exportMarkdown(input);
