@@ -3,7 +3,7 @@
  * and registers itself on the program; this file only wires them and maps errors to exit codes.
  */
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT } from './output';
+import { CliError, EXIT, jsonWasPrinted, printJson, resetJsonPrinted, wantsJson } from './output';
 import { registerScan } from './commands/scan';
 import { registerDiagnose } from './commands/diagnose';
 import { registerRepair } from './commands/repair';
@@ -28,21 +28,31 @@ export function buildProgram(): Command {
 
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
+  resetJsonPrinted();
+  // --json: scripts get exactly one JSON document on stdout, also when the command fails.
+  const fail = (exitCode: number, message: string): number => {
+    if (wantsJson(argv) && !jsonWasPrinted()) printJson({ error: { exitCode, message } });
+    return exitCode;
+  };
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
-      return EXIT.USAGE;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.OK;
+      // `store-doctor` with no command prints the help as an error (exit code 1): bad usage.
+      if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      // commander already printed "error: …" and the usage on stderr
+      return fail(EXIT.USAGE, err.message.replace(/^error: /, ''));
     }
     if (err instanceof CliError) {
       process.stderr.write(`store-doctor: ${err.message}\n`);
-      return err.exitCode;
+      return fail(err.exitCode, err.message);
     }
     const e = err as Error;
-    process.stderr.write(`store-doctor: ${e?.message ?? String(err)}\n`);
-    return EXIT.FAILED;
+    const message = e?.message ?? String(err);
+    process.stderr.write(`store-doctor: ${message}\n`);
+    return fail(EXIT.FAILED, message);
   }
 }
 

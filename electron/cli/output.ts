@@ -28,13 +28,40 @@ export class CliError extends Error {
   }
 }
 
+let jsonPrinted = false;
+
+/** Whether a JSON document went to stdout in this run (so an error adds none: one document only). */
+export function jsonWasPrinted(): boolean {
+  return jsonPrinted;
+}
+
+export function resetJsonPrinted(): void {
+  jsonPrinted = false;
+}
+
 /** Streams large values (a scan of a big store) as JSON to stdout without one giant string. */
 export function printJsonStream(value: unknown): Promise<void> {
+  jsonPrinted = true;
   return writeJson(process.stdout, value);
 }
 
 export function printJson(value: unknown): void {
+  jsonPrinted = true;
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * Whether the command line asks for JSON on stdout: `--json`, or `report --format json` without
+ * `--out`. Read from argv (not the parsed options) so it also holds when parsing itself fails.
+ */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  if (args.includes('--json')) return true;
+  const hasOut = args.some((a) => a === '--out' || a.startsWith('--out='));
+  const fmt = args.findIndex((a) => a === '--format');
+  const format = fmt !== -1 ? args[fmt + 1] : args.find((a) => a.startsWith('--format='))?.slice('--format='.length);
+  return format === 'json' && !hasOut;
 }
 
 /** Progress to stderr, only on a TTY, so `--json` output stays clean. */

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Diagnosis, Finding, OutputDiagnosis } from '../../../shared/model';
-import { worstSeverity } from '../../engine/diagnose';
+import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
 import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
 import { EXIT, printJson } from '../output';
 
@@ -22,16 +22,32 @@ function printFinding(f: Finding, indent: string): string[] {
   return lines;
 }
 
-export function formatDiagnosis(d: Diagnosis): string {
-  const lines: string[] = [`Diagnosis (assumed restart time ${d.at})`];
-  if (!d.outputs.length) lines.push('', 'No S3 output to diagnose (give --config, or the store has no seq_index file).');
+/** "1 error, 2 warnings" — findings per severity, worst first. */
+function severityCounts(d: Diagnosis): string {
+  const all = [...d.outputs.flatMap((o) => o.findings), ...d.storeFindings];
+  return SEVERITY_ORDER.map((s) => [s, all.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}${n === 1 || s === 'info' || s === 'critical' ? '' : 's'}`)
+    .join(', ');
+}
+
+/** Human diagnosis; the first line is the verdict. `configPath`: the --config given, if any. */
+export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
+  const worst = worstSeverity(d);
+  const act = worst === 'critical' || worst === 'error';
+  const counts = severityCounts(d);
+  const lines: string[] = [
+    `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${d.at})`,
+  ];
+  if (!d.outputs.length) {
+    lines.push('', configPath ? `No S3 output to diagnose: ${configPath} has no S3 output with a bucket.` : 'No S3 output to diagnose (give --config, or the store has no seq_index file).');
+  }
   for (const o of d.outputs) lines.push('', ...formatOutput(o));
   if (d.storeFindings.length) {
     lines.push('', 'Store');
     for (const f of d.storeFindings) lines.push(...printFinding(f, '  '));
   }
-  const worst = worstSeverity(d);
-  lines.push('', worst === 'critical' || worst === 'error' ? `Result: ${worst} findings — act before restarting Fluent Bit.` : `Result: ${worst ? `nothing above ${worst}` : 'no findings'}.`);
+  lines.push('', act ? `Result: ${worst} findings — act before restarting Fluent Bit.` : `Result: ${worst ? `nothing above ${worst}` : 'no findings'}.`);
   return lines.join('\n');
 }
 
@@ -82,7 +98,7 @@ export function registerDiagnose(program: Command): void {
       if (opts.json) printJson(diagnosisJson(diagnosis));
       else {
         for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
-        process.stdout.write(formatDiagnosis(diagnosis) + '\n');
+        process.stdout.write(formatDiagnosis(diagnosis, opts.config) + '\n');
       }
       const worst = worstSeverity(diagnosis);
       process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;

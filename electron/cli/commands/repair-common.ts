@@ -3,6 +3,7 @@
  * action, print the plan (dry run by default), apply only with --apply, print the result, and
  * map refusals to exit 5. Human output by default, --json for scripts.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { RepairAction, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
 import { DiagnoseInputError } from '../../engine/diagnose';
@@ -38,7 +39,9 @@ function blocking(plan: RepairPlan, force?: boolean) {
 }
 
 export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, force?: boolean): string {
-  const lines: string[] = [`${plan.action}: ${plan.summary}`];
+  const b = blocking(plan, force);
+  // what stops the plan comes first: the operator must not read a plan as if it will run
+  const lines: string[] = [...b.map((r) => `${plan.action} REFUSED: ${r.reason}${r.forceable ? ' (--force overrides)' : ''}`), `${plan.action}: ${plan.summary}`];
   if (plan.rootPath) lines.push(`Root: ${plan.rootPath}`);
   if (plan.why.length) lines.push('Why:', ...plan.why.map((w) => `  - ${w}`));
   if (plan.steps.length) {
@@ -52,7 +55,6 @@ export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, fo
   const skipped = plan.replayItems?.filter((i) => i.state === 'skipped') ?? [];
   if (skipped.length) lines.push('Skipped:', ...skipped.map((i) => `  - ${i.chunkPath}: ${i.message}`));
   if (plan.warnings.length) lines.push('Warnings:', ...plan.warnings.map((w) => `  ! ${w}`));
-  const b = blocking(plan, force);
   if (plan.refusals.length) lines.push('Refused:', ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (force ? ' (overridden by --force)' : ' (--force overrides)') : ''}`));
   if (b.length) lines.push('Nothing can be applied until the refusals above are resolved.');
   return lines.join('\n') + '\n';
@@ -64,6 +66,15 @@ export function formatResult(r: RepairResult & { items?: ReplayItem[] }): string
   if (r.warnings.length) lines.push('Warnings:', ...r.warnings.map((w) => `  ! ${w}`));
   if (r.undoId) lines.push(`Journal entry: ${r.undoId}`);
   return lines.join('\n') + '\n';
+}
+
+/** The last line of a dry run: what to run next, only when it can work as printed. */
+export function dryRunFooter(plan: RepairPlan, run: Pick<ActionRun, 'client' | 'opts'>): string {
+  const head = 'Dry run: nothing was changed.';
+  if (blocking(plan, run.opts.force).length) return `${head} Resolve the refusals above first.\n`;
+  if (!plan.steps.length) return `${head} Nothing to apply.\n`;
+  if (run.client === 'apply' && !run.opts.live) return `${head} Run again with --apply --live to do it (the upload needs the bucket; add --endpoint/--profile as needed).\n`;
+  return `${head} Run again with --apply to do it.\n`;
 }
 
 export interface ActionRun {
@@ -85,6 +96,8 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
   let plan: RepairPlan | null = null;
   try {
     if (run.action === 'undo') {
+      // a path that is not there is unreadable input (exit 2), as for every other command
+      if (!existsSync(run.store)) throw new CliError(`${run.store}: no such file or directory`, EXIT.USAGE);
       ctx = { storePath: run.store, report: null as never, config: null, evidence: new Map(), diagnosis: null as never };
     } else {
       const ev = readEvidenceOptions(opts);
@@ -106,7 +119,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
     plan = await planAction(run.action, ctx, { ...run.actionOptions, force: opts.force, client, signal: ac.signal });
     if (!opts.apply) {
       if (opts.json) printJson({ dryRun: true, plan });
-      else process.stdout.write(formatPlan(plan, opts.force) + 'Dry run: nothing was changed. Run again with --apply to do it.\n');
+      else process.stdout.write(formatPlan(plan, opts.force) + dryRunFooter(plan, run));
       if (blocking(plan, opts.force).length) process.exitCode = EXIT.REFUSED;
       return;
     }

@@ -9,7 +9,7 @@ import { readClassic } from './classic';
 import { ConfigError } from './errors';
 import { expandGlob } from './glob';
 import { outputPluginName, unknownOutputPlugin } from './plugins';
-import { buildS3Settings } from './s3-settings';
+import { buildS3Settings, s3PropertyTypo } from './s3-settings';
 import { expandVariables, type ConfigIo, type ParsedConfig } from './sections';
 import { readYaml } from './yaml';
 
@@ -35,7 +35,10 @@ export async function loadFluentBitConfig(file: string, opts: LoadConfigOptions 
   try {
     text = await readFile(abs, 'utf8');
   } catch (e) {
-    throw new ConfigError(`cannot read the Fluent Bit config: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, abs);
+    const code = (e as NodeJS.ErrnoException).code;
+    const text = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory, not a file' : null;
+    const why = text ? `${text} (${code})` : (code ?? (e as Error).message);
+    throw new ConfigError(`cannot read the Fluent Bit config: ${why}`, abs);
   }
   return parseFluentBitConfig(text, { fileName: abs, env: opts.env, io: nodeIo });
 }
@@ -92,6 +95,10 @@ function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Reco
       properties,
     };
     if (plugin === 's3') {
+      for (const e of s.entries) {
+        const typo = s3PropertyTypo(e.key);
+        if (typo) warnings.push({ file: s.source.file, line: e.line, message: `${out.displayName}: ${typo}`, fatal: true });
+      }
       const s3 = buildS3Settings(properties, (message) => warnings.push({ file: s.source.file, line: s.source.line, message: `${out.displayName}: ${message}` }));
       if (s3) out.s3 = s3;
     }

@@ -92,3 +92,34 @@ export function buildS3Settings(props: Record<string, string>, warn: (message: s
     hasIndex: !!userFormat && userFormat.includes('$INDEX'),
   };
 }
+
+/** Every property out_s3 (and any output) accepts that is near a setting Store Doctor reads: never reported as a typo. */
+const KNOWN_NEAR = new Set([
+  'bucket', 'region', 'endpoint', 'sts_endpoint', 'profile', 'role_arn', 'external_id', 'upload_timeout', 'total_file_size',
+  'upload_chunk_size', 'store_dir', 'store_dir_limit_size', 's3_key_format', 's3_key_format_tag_delimiters', 'static_file_path',
+  'use_put_object', 'send_content_md5', 'compression', 'content_type', 'canned_acl', 'storage_class', 'auto_retry_requests',
+  'log_key', 'preserve_data_ordering', 'json_date_key', 'json_date_format', 'retry_limit', 'name', 'match', 'match_regex', 'alias',
+]);
+/** The settings whose silent default would change what Store Doctor concludes. */
+const WATCHED = ['bucket', 'region', 'endpoint', 'profile', 'store_dir', 's3_key_format', 's3_key_format_tag_delimiters', 'total_file_size', 'upload_chunk_size', 'use_put_object', 'compression', 'static_file_path', 'retry_limit', 'role_arn'];
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * A misspelt S3 setting (`s3_key_formt`): Fluent Bit refuses to start with an unknown property,
+ * and Store Doctor would silently use the default. Only near misses of the settings it reads.
+ */
+export function s3PropertyTypo(key: string): string | null {
+  const k = key.toLowerCase();
+  if (KNOWN_NEAR.has(k) || k.includes('.')) return null;
+  const near = WATCHED.find((w) => editDistance(k, w) <= (w.length <= 6 ? 1 : 2));
+  return near ? `unknown property ${JSON.stringify(key)} (did you mean ${near}?): Fluent Bit refuses to start with an unknown property, and Store Doctor uses the default of ${near}` : null;
+}
