@@ -4,8 +4,8 @@
  * stderr; exit codes follow the README; the first line of human output is the most important fact;
  * a dry run never tells the operator to run something that will be refused or cannot work.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -167,5 +167,19 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
     expect(nothing.code).toBe(0);
     expect(nothing.stdout).toMatch(/Dry run: nothing was changed/);
     expect(nothing.stdout).not.toMatch(/Run again with --apply/);
+  });
+});
+
+describe('undo with nothing recorded', () => {
+  it('says so once and exits 0', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sd-undo-none-'));
+    try {
+      mkdirSync(path.join(dir, 'b', '2026-11-29T18:00:00'), { recursive: true });
+      const r = spawnSync(process.execPath, [path.join(__dirname, '../../bin/store-doctor.cjs'), 'undo', dir, '--apply'], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      expect(r.stdout.match(/Nothing to undo/g)?.length).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -133,7 +133,8 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
     });
     clearProgress();
     if (opts.json) printJson({ dryRun: false, plan, result });
-    else process.stdout.write(formatResult(result));
+    // A plan with nothing to do already said so; don't repeat the same line as its result.
+    else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) process.stdout.write(formatResult(result));
     if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
   } catch (err) {
     clearProgress();
