@@ -183,3 +183,18 @@ describe('undo with nothing recorded', () => {
     }
   });
 });
+
+describe('diagnose --json carries config warnings', () => {
+  it('a misspelt S3 setting shows up in the JSON document, not only on stderr', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sd-cfgwarn-'));
+    try {
+      const conf = path.join(dir, 'fluent-bit.conf');
+      writeFileSync(conf, readFileSync(path.join(FIXTURES, 'index-reset', 'fluent-bit.conf'), 'utf8').replace('s3_key_format', 's3_key_formt'));
+      const r = spawnSync(process.execPath, [path.join(__dirname, '../../bin/store-doctor.cjs'), 'diagnose', path.join(FIXTURES, 'index-reset', 'store-after-run2.tar.gz'), '--config', conf, '--json'], { encoding: 'utf8', timeout: 60_000 });
+      const doc = JSON.parse(r.stdout);
+      expect(doc.configWarnings.some((w: { message: string; line: number }) => /s3_key_format/.test(w.message) && w.line > 0)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,7 +4,7 @@
  * critical or error finding), 2 (bad usage or input).
  */
 import type { Command } from 'commander';
-import type { Diagnosis, Finding, OutputDiagnosis } from '../../../shared/model';
+import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
 import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
 import { EXIT, printJson } from '../output';
@@ -64,9 +64,10 @@ function formatOutput(o: OutputDiagnosis): string[] {
   return lines;
 }
 
-export function diagnosisJson(d: Diagnosis) {
+export function diagnosisJson(d: Diagnosis, configWarnings: FluentBitConfig['warnings'] = []) {
   return {
     at: d.at,
+    configWarnings,
     outputs: d.outputs.map((o) => ({
       id: o.id,
       displayName: o.displayName,
@@ -95,7 +96,7 @@ export function registerDiagnose(program: Command): void {
     .action(async (store: string, opts: DiagnoseCliOptions) => {
       const run = await runDiagnosisFromCli(store, opts);
       const { diagnosis, config } = run;
-      if (opts.json) printJson(diagnosisJson(diagnosis));
+      if (opts.json) printJson(diagnosisJson(diagnosis, config?.warnings ?? []));
       else {
         for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
         process.stdout.write(formatDiagnosis(diagnosis, opts.config) + '\n');
