@@ -3,25 +3,12 @@
  * `@INCLUDE`/`includes` globs (GLOB_NOSORT, fatal GLOB_NOMATCH) and unknown output plugins
  * (flb_output_new returns NULL before an id is taken; configure_plugins_type fails the start).
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempConfigTree } from './temp-tree';
 import { ConfigError, loadFluentBitConfig, parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'fb-conf-gaps-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-const write = async (rel: string, text: string) => {
-  const p = path.join(dir, rel);
-  await mkdir(path.dirname(p), { recursive: true });
-  await writeFile(p, text);
-  return p;
-};
+const tree = tempConfigTree('fb-conf-gaps-');
+const write = tree.write;
 
 describe('include globs: Fluent Bit does not sort the matches (GLOB_NOSORT)', () => {
   it('classic: ids from several matched files keep a sorted order and carry a warning naming the include', async () => {

@@ -1,23 +1,10 @@
 /** Review of issue 3: classic @INCLUDE paths and sections, ${VAR:-default}, as Fluent Bit v5.0.9 reads them. */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempConfigTree } from './temp-tree';
 import { loadFluentBitConfig, parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'fb-conf-review-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-const write = async (rel: string, text: string) => {
-  const p = path.join(dir, rel);
-  await mkdir(path.dirname(p), { recursive: true });
-  await writeFile(p, text);
-  return p;
-};
+const tree = tempConfigTree('fb-conf-review-');
+const write = tree.write;
 
 describe('classic @INCLUDE (flb_cf_fluentbit.c)', () => {
   it('resolves relative paths of nested includes against the MAIN file directory, not the including file', async () => {

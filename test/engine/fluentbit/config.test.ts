@@ -1,7 +1,6 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempConfigTree } from './temp-tree';
 import { ConfigError, findOutput, loadFluentBitConfig, parseFluentBitConfig, sizeToBytes } from '../../../electron/engine/fluentbit';
 
 const FIX = path.resolve(__dirname, '../../fixtures/fluent-bit-real');
@@ -46,19 +45,8 @@ describe('real fixture configs', () => {
 });
 
 describe('generated configs', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'sd-fbconf-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-  const write = async (rel: string, text: string) => {
-    const p = path.join(dir, rel);
-    await mkdir(path.dirname(p), { recursive: true });
-    await writeFile(p, text);
-    return p;
-  };
+  const tree = tempConfigTree('sd-fbconf-');
+  const write = tree.write;
 
   it('numbers outputs among ALL outputs, fills S3 defaults, expands @SET then env', async () => {
     const main = await write(
@@ -86,7 +74,7 @@ describe('generated configs', () => {
     await write('a/conf.d/10-first.conf', '[FILTER]\n    name grep\n[OUTPUT]\n    name null\n');
     await write('a/conf.d/ignored.txt', '[OUTPUT]\n    name s3\n');
     const cfg = await loadFluentBitConfig(main, { env: { REGION: 'eu-west-1' } });
-    expect(cfg.files.map((f) => path.relative(dir, f))).toEqual(['a/main.conf', 'a/conf.d/10-first.conf', 'a/conf.d/20-second.conf']);
+    expect(cfg.files.map((f) => path.relative(tree.dir(), f))).toEqual(['a/main.conf', 'a/conf.d/10-first.conf', 'a/conf.d/20-second.conf']);
     expect(cfg.outputs.map((o) => [o.id, o.plugin, o.displayName])).toEqual([
       [0, 'stdout', 'stdout.0'],
       [1, 's3', 'archive'],
@@ -109,7 +97,7 @@ describe('generated configs', () => {
       compression: 'none',
     });
     expect(cfg.outputs[3].s3).toMatchObject({ bucket: 'two', storeDir: '/tmp/fluent-bit/s3', rootPath: '/tmp/fluent-bit/s3/two', totalFileSize: 50_000_000, usePutObjectEffective: false, hasIndex: true, tagDelimiters: '.-' });
-    expect(cfg.outputs[3].source).toEqual({ file: path.join(dir, 'a/conf.d/20-second.conf'), line: 1 });
+    expect(cfg.outputs[3].source).toEqual({ file: path.join(tree.dir(), 'a/conf.d/20-second.conf'), line: 1 });
     // conf.d/*.conf gives outputs 2 and 3 from two files: Fluent Bit reads them unsorted (GLOB_NOSORT), so ids may differ on the host
     expect(cfg.warnings.map((w) => w.message)).toEqual([
       expect.stringMatching(/^@INCLUDE conf\.d\/\*\.conf: .*directory order.*ids 2–3/),
@@ -185,7 +173,7 @@ describe('generated configs', () => {
     const a = await write('cyc/a.conf', '@INCLUDE b.conf\n');
     await write('cyc/b.conf', '@INCLUDE a.conf\n');
     await expect(loadFluentBitConfig(a)).rejects.toThrow(/cycle/);
-    await expect(loadFluentBitConfig(path.join(dir, 'nope.conf'))).rejects.toThrow(/ENOENT/);
+    await expect(loadFluentBitConfig(path.join(tree.dir(), 'nope.conf'))).rejects.toThrow(/ENOENT/);
     const c = await write('cyc/c.conf', '@INCLUDE missing.conf\n');
     await expect(loadFluentBitConfig(c)).rejects.toMatchObject({ line: 1 });
   });
