@@ -20,6 +20,7 @@ import { startHost, type RunningHost } from '../../electron/host';
 import { encodeChunk } from '../../electron/engine/chunk';
 import { s3Enabled, testS3 } from '../support/s3';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { useTestS3Credentials } from './support/s3-env';
 
 const SCENARIO = path.join(FIXTURES, 'multipart-inflight');
 /** The record's key in the fixture (its metadata holds it with a leading `/`). */
@@ -41,14 +42,11 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('multipart settle
   let host: RunningHost;
   let browser: Browser;
   let tmp: { dir: string; remove: () => Promise<void> };
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  let restoreEnv: (() => void) | null = null;
 
   beforeAll(async () => {
     tmp = await tempDir('multipart');
-    const s3 = testS3();
-    // The engine reads credentials from the default chain of the host process (this process).
-    process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
+    restoreEnv = useTestS3Credentials();
     host = await startHost({ stateDir: path.join(tmp.dir, 'state') });
     browser = await launchChromium();
   });
@@ -57,10 +55,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('multipart settle
     await browser?.close();
     await host?.close();
     await tmp?.remove();
-    process.env.AWS_ACCESS_KEY_ID = saved.id;
-    process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
-    if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
-    if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+    restoreEnv?.();
   });
 
   it('plans the completion of the interrupted upload, applies it, and the record leaves the store', async () => {

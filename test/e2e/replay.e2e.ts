@@ -11,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { s3Enabled, testS3 } from '../support/s3';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { useTestS3Credentials } from './support/s3-env';
 
 const SCENARIO = path.join(FIXTURES, 'buffered-backlog-no-ordering');
 
@@ -18,14 +19,11 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
   let host: RunningHost;
   let browser: Browser;
   let tmp: { dir: string; remove: () => Promise<void> };
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  let restoreEnv: (() => void) | null = null;
 
   beforeAll(async () => {
     tmp = await tempDir('replay');
-    const s3 = testS3();
-    // The engine reads credentials from the default chain of the host process (this process).
-    process.env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
+    restoreEnv = useTestS3Credentials();
     host = await startHost({ stateDir: tmp.dir });
     browser = await launchChromium();
   });
@@ -34,10 +32,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await browser?.close();
     await host?.close();
     await tmp?.remove();
-    process.env.AWS_ACCESS_KEY_ID = saved.id;
-    process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
-    if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
-    if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+    restoreEnv?.();
   });
 
   it('plans the backlog, replays it create-only with progress, and the objects are in the bucket', async () => {
