@@ -137,7 +137,7 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   const orphans = (await serverUploads(input.client, input.bucket, input.prefix, input.signal)).filter((u) => !known.has(u.uploadId));
   for (const o of orphans) {
     if (input.abortOrphans) plan.settle.push({ recordPath: null, key: o.key, uploadId: o.uploadId, op: 'abort', parts: [], reason: 'server upload with no local record; abort requested' });
-    else plan.warnings.push(`Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}); pass --abort-orphans to abort it.`);
+    else plan.warnings.push(`Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (CLI: --abort-orphans; app: "Also abort server uploads that have no local record").`);
   }
   for (const s of plan.settle) {
     const target = `s3://${input.bucket}/${s.key}`;
