@@ -4,8 +4,10 @@
  * keys (a superset of what Fluent Bit can produce, so no real key is ever dropped), the UTC time
  * range a partition prefix covers, and whether keys sort by time from a given segment on.
  *
- * Kept independent of shared/keyformat on purpose: the planner only prunes prefixes.
+ * Tokens come from shared/keyformat; the matchers here are deliberately lenient (the planner only
+ * prunes prefixes), unlike parseKey's exact ones.
  */
+import { literalPrefix, s3FormOfFormat, tokenizeKeyFormat } from '../../../shared/keyformat';
 
 export type FmtToken =
   | { kind: 'literal'; text: string }
@@ -14,13 +16,7 @@ export type FmtToken =
   | { kind: 'uuid' }
   | { kind: 'time'; conv: string; flag: string; width: number | null };
 
-/** C-locale composites of glibc strftime, expanded before splitting on `/` (%D and %x contain `/`). */
-const COMPOSITES: Record<string, string> = {
-  c: '%a %b %e %H:%M:%S %Y', D: '%m/%d/%y', F: '%Y-%m-%d', h: '%b', r: '%I:%M:%S %p',
-  R: '%H:%M', T: '%H:%M:%S', x: '%m/%d/%y', X: '%H:%M:%S',
-};
-const NUMERIC = new Set('CdegGHIjklmMsSuUVwWyY'.split(''));
-const NAMES = new Set('aAbBpPZ'.split(''));
+const NAMES = new Set('aAbBpP'.split(''));
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 function pushLiteral(out: FmtToken[], text: string): void {
@@ -29,37 +25,20 @@ function pushLiteral(out: FmtToken[], text: string): void {
   else out.push({ kind: 'literal', text });
 }
 
-function tokenizeTime(fmt: string, out: FmtToken[]): void {
-  const re = /%([_\-0^#]*)(\d*)([EO]?)(.?)/gs;
-  let last = 0;
-  for (let m = re.exec(fmt); m; m = re.exec(fmt)) {
-    if (m.index > last) pushLiteral(out, fmt.slice(last, m.index));
-    last = re.lastIndex;
-    const [whole, flag, width, , conv] = m;
-    if (conv === '%') pushLiteral(out, '%');
-    else if (conv === 'n') pushLiteral(out, '\n');
-    else if (conv === 't') pushLiteral(out, '\t');
-    else if (COMPOSITES[conv]) tokenizeTime(COMPOSITES[conv], out);
-    else if (NUMERIC.has(conv) || NAMES.has(conv) || conv === 'z') out.push({ kind: 'time', conv, flag, width: width ? Number(width) : null });
-    else pushLiteral(out, whole); // glibc copies unknown conversions as written
-  }
-  if (last < fmt.length) pushLiteral(out, fmt.slice(last));
-}
-
-/** Tokens of the S3 key (the format without its leading `/`). */
+/**
+ * Tokens of the S3 key (the format without its leading `/`), from the one key-format tokenizer
+ * (shared/keyformat): composites expanded, `%%`/`%z`/`%Z`/unknown conversions as the literal text
+ * Fluent Bit writes (it always formats in UTC).
+ */
 export function tokenizeFormat(format: string): FmtToken[] {
-  const src = format.startsWith('/') ? format.slice(1) : format;
   const out: FmtToken[] = [];
-  const re = /\$TAG\[(\d+)\]|\$TAG|\$INDEX|\$UUID/g;
-  let last = 0;
-  for (let m = re.exec(src); m; m = re.exec(src)) {
-    if (m.index > last) tokenizeTime(src.slice(last, m.index), out);
-    last = re.lastIndex;
-    if (m[0] === '$INDEX') out.push({ kind: 'index' });
-    else if (m[0] === '$UUID') out.push({ kind: 'uuid' });
-    else out.push({ kind: 'tag', part: m[1] !== undefined ? Number(m[1]) : null });
+  for (const t of tokenizeKeyFormat(s3FormOfFormat(format))) {
+    if (t.kind === 'literal') pushLiteral(out, t.text);
+    else if (t.kind === 'tag') out.push({ kind: 'tag', part: null });
+    else if (t.kind === 'tagPart') out.push({ kind: 'tag', part: t.n });
+    else if (t.kind === 'time') out.push({ kind: 'time', conv: t.conv, flag: t.flag, width: t.width });
+    else out.push(t);
   }
-  if (last < src.length) tokenizeTime(src.slice(last), out);
   return out;
 }
 
@@ -87,7 +66,6 @@ function tokenPattern(t: FmtToken, slashInTag: boolean): string {
     case 'index': return '(?:\\d+)';
     case 'uuid': return '(?:[0-9A-Za-z]{8})';
     case 'time':
-      if (t.conv === 'z') return '([+-]\\d{4})';
       if (NAMES.has(t.conv)) return '([A-Za-z]+)';
       return '( *[+-]?\\d+)';
   }
@@ -134,14 +112,7 @@ export function keyMatcher(format: string, opts: SegmentOptions = {}): RegExp {
 }
 
 /** Literal text before the first variable: the narrowest prefix every key of the format has. */
-export function formatLiteralPrefix(format: string): string {
-  let out = '';
-  for (const t of tokenizeFormat(format)) {
-    if (t.kind !== 'literal') break;
-    out += t.text;
-  }
-  return out;
-}
+export const formatLiteralPrefix = literalPrefix;
 
 // ───────────── time ranges of partitions ─────────────
 
