@@ -5,6 +5,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { parseSeqIndex } from '../store/seq-index';
 import { atomicWriteFile, mkdirExact, type AtomicWriteHooks } from './atomic';
 
 export function seqIndexPaths(rootPath: string, outputId: number): { sequenceDir: string; indexDir: string; file: string } {
@@ -14,30 +15,12 @@ export function seqIndexPaths(rootPath: string, outputId: number): { sequenceDir
 }
 
 /**
- * What Fluent Bit's `fscanf("%" PRIu64)` reads from these bytes: skip leading white space, an
- * optional sign, then decimal digits up to the first non-digit (uint64 wrap-around, `-` negates
- * modulo 2^64). Null when no digit follows (Fluent Bit then refuses to start).
+ * What Fluent Bit's `fscanf("%" PRIu64)` reads from these bytes, exactly as the scanner reads it
+ * (store/seq-index.ts): null when no digit follows (Fluent Bit then refuses to start).
  */
 export function fscanfU64(bytes: Buffer): bigint | null {
-  let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || (bytes[i] >= 0x09 && bytes[i] <= 0x0d))) i++;
-  let neg = false;
-  if (bytes[i] === 0x2b || bytes[i] === 0x2d) {
-    neg = bytes[i] === 0x2d;
-    i++;
-  }
-  const start = i;
-  let v = 0n;
-  const max = (1n << 64n) - 1n;
-  let overflow = false;
-  while (i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39) {
-    v = v * 10n + BigInt(bytes[i] - 0x30);
-    if (v > max) overflow = true;
-    i++;
-  }
-  if (i === start) return null;
-  if (overflow) return max; // strtoull saturates at ULLONG_MAX
-  return neg ? ((1n << 64n) - v) & max : v;
+  const parsed = parseSeqIndex(bytes);
+  return parsed.valueText === null ? null : BigInt(parsed.valueText);
 }
 
 export type SeqIndexState =
