@@ -57,10 +57,15 @@ try {
   const files = asar.listPackage(asarFile).map((f) => f.replace(/\\/g, '/'));
   const has = (p) => files.includes(p);
   for (const p of ['/package.json', '/out/main/index.js', '/out/preload/index.js', '/out/renderer/index.html']) check(`asar holds ${p}`, has(p));
-  check('asar holds the built renderer assets', files.some((f) => /^\/out\/renderer\/assets\/.+\.js$/.test(f)));
+  check(
+    'asar holds the built renderer assets',
+    files.some((f) => /^\/out\/renderer\/assets\/.+\.js$/.test(f)),
+  );
   // Every package the main bundle requires at run time must be inside.
   const mainJs = fs.readFileSync(path.join(root, 'out/main/index.js'), 'utf8');
-  const needed = [...new Set([...mainJs.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].filter((m) => !m.startsWith('node:') && m !== 'electron' && !m.startsWith('.'));
+  const needed = [...new Set([...mainJs.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].filter(
+    (m) => !m.startsWith('node:') && m !== 'electron' && !m.startsWith('.'),
+  );
   for (const dep of needed) check(`asar holds dependency ${dep}`, has(`/node_modules/${dep}/package.json`));
   check('main bundle requires at least the store dependencies', needed.includes('tar-stream') && needed.includes('chokidar'));
 
@@ -82,12 +87,17 @@ try {
   }
   // Nothing that looks like a credential in the app's own code.
   const secretRe = /(AKIA|ASIA)[A-Z0-9]{16}|-----BEGIN [A-Z ]*PRIVATE KEY-----|aws_secret_access_key\s*=\s*\S{16,}/;
-  const leaks = files.filter((f) => f.startsWith('/out/') && /\.(js|html|css|json)$/.test(f)).filter((f) => secretRe.test(asar.extractFile(asarFile, f.slice(1)).toString('utf8')));
+  const leaks = files
+    .filter((f) => f.startsWith('/out/') && /\.(js|html|css|json)$/.test(f))
+    .filter((f) => secretRe.test(asar.extractFile(asarFile, f.slice(1)).toString('utf8')));
   check('no credentials in out/**', leaks.length === 0, leaks.join(', '));
   const pkg = JSON.parse(asar.extractFile(asarFile, 'package.json').toString('utf8'));
   check('packaged package.json points at out/main/index.js', pkg.main === 'out/main/index.js');
 
-  check('demo store shipped as resources/demo', fs.existsSync(path.join(resources, 'demo', 'demo.json')) && fs.readdirSync(path.join(resources, 'demo')).some((f) => f.endsWith('.tar.gz')));
+  check(
+    'demo store shipped as resources/demo',
+    fs.existsSync(path.join(resources, 'demo', 'demo.json')) && fs.readdirSync(path.join(resources, 'demo')).some((f) => f.endsWith('.tar.gz')),
+  );
   process.stdout.write(`(${files.length} asar entries, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 } catch (e) {
   check('packaging', false, e.message);

@@ -80,7 +80,7 @@ if (!process.env.STORE_DOCTOR_S3 && existsSync(join(root, 'test/support/rgw.ts')
 
 try {
   check('typecheck', npx(['tsc', '--noEmit', '-p', 'tsconfig.node.json']) && npx(['tsc', '--noEmit', '-p', 'tsconfig.web.json']));
-  check('lint', npx(['eslint', '.']));
+  check('lint', npx(['eslint', '.']) && npx(['prettier', '--check', '.', '--log-level', 'warn']));
   const unitJson = join(out, 'vitest-unit.json');
   npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
   countVitest(unitJson, 'unit');
@@ -89,7 +89,9 @@ try {
     check('renderer build', built);
     const e2eJson = join(out, 'vitest-e2e.json');
     if (built) {
-      npx(['vitest', 'run', '--config', 'vitest.e2e.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], { E2E_SKIP_BUILD: '1' });
+      npx(['vitest', 'run', '--config', 'vitest.e2e.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], {
+        E2E_SKIP_BUILD: '1',
+      });
       countVitest(e2eJson, 'e2e');
     }
   }

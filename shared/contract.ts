@@ -4,18 +4,7 @@
  * result type. Events flow engine → door → client. Isomorphic: imported by the renderer too.
  */
 import { z } from 'zod';
-import type {
-  ChunkInfo,
-  Diagnosis,
-  FluentBitConfig,
-  Progress,
-  RecordPage,
-  RepairPlan,
-  RepairResult,
-  ReplayItem,
-  S3Evidence,
-  StoreReport,
-} from './model';
+import type { ChunkInfo, Diagnosis, FluentBitConfig, Progress, RecordPage, RepairPlan, RepairResult, ReplayItem, S3Evidence, StoreReport } from './model';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);

@@ -55,17 +55,13 @@ export const scanRootSchema = z
     path: z.string().describe('root directory; inside an archive "<archive>!/<path in archive>"'),
     streams: z.array(scanStreamSchema),
     seqIndex: z.array(scanSeqIndexSchema),
-    sequence: z
-      .object({ present: z.boolean(), markerChunks: z.array(z.string()), deletedOnGracefulStop: z.boolean() })
-      .loose(),
+    sequence: z.object({ present: z.boolean(), markerChunks: z.array(z.string()), deletedOnGracefulStop: z.boolean() }).loose(),
   })
   .loose();
 
 export const scanReportSchema = z
   .object({
-    source: z
-      .object({ kind: z.enum(['store_dir', 'root', 'archive']), path: z.string(), readOnly: z.boolean(), description: z.string() })
-      .loose(),
+    source: z.object({ kind: z.enum(['store_dir', 'root', 'archive']), path: z.string(), readOnly: z.boolean(), description: z.string() }).loose(),
     roots: z.array(scanRootSchema),
     problems: z.array(z.object({ severity: z.enum(['error', 'warning', 'info']), path: z.string(), message: z.string() }).loose()),
   })

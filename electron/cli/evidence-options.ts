@@ -20,8 +20,8 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--multipart <file>', '`aws s3api list-multipart-uploads` JSON (repeatable)', collect)
     .option('--live', 'list the bucket live (AWS default credential chain)')
     .option('--profile <name>', 'AWS profile for --live')
-    .option('--region <region>', 'AWS region for --live (default: the output\'s region)')
-    .option('--endpoint <url>', 'S3 endpoint for --live (default: the output\'s endpoint)')
+    .option('--region <region>', "AWS region for --live (default: the output's region)")
+    .option('--endpoint <url>', "S3 endpoint for --live (default: the output's endpoint)")
     .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default on, as Fluent Bit)'))
     .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
     .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)');

@@ -22,7 +22,12 @@ export class EventHub {
   }
 
   attach(res: ServerResponse, onClose: (cb: () => void) => void): void {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.write('retry: 2000\n: connected\n\n');
     this.clients.add(res);
     onClose(() => this.clients.delete(res));

@@ -16,7 +16,8 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Open `target` (a store path, or `demo`) and return its store id; throws a readable error. */
 export async function openInitial(engine: Engine, target: string): Promise<string> {
-  const reply = target === 'demo' ? await dispatchRequest(engine, 'store.openDemo', {}) : await dispatchRequest(engine, 'store.open', { path: path.resolve(target) });
+  const reply =
+    target === 'demo' ? await dispatchRequest(engine, 'store.openDemo', {}) : await dispatchRequest(engine, 'store.open', { path: path.resolve(target) });
   if (!reply.ok) throw new Error(reply.error.message);
   return (reply.value as { storeId: string }).storeId;
 }

@@ -52,7 +52,8 @@ export function bindIpc(opts: IpcBindingOptions): () => void {
   });
   ipcMain.handle(IPC_PICK_PATH, async (event, kind) => {
     if (!trustedSender(event, renderer)) return untrusted;
-    if (!PICK_KINDS.includes(kind as PickKind)) return { ok: false, error: { code: 'invalid-input', message: `pickPath: unknown kind "${String(kind).slice(0, 40)}"` } };
+    if (!PICK_KINDS.includes(kind as PickKind))
+      return { ok: false, error: { code: 'invalid-input', message: `pickPath: unknown kind "${String(kind).slice(0, 40)}"` } };
     try {
       return { ok: true, value: await opts.pickPath(kind as PickKind) };
     } catch (err) {

@@ -67,7 +67,10 @@ const LEVELS: { unit: string; convs: string[] }[] = [
  */
 export function repeatPeriod(conversions: string[]): string | null {
   const has = (l: number) => LEVELS[l].convs.some((c) => conversions.includes(c));
-  const twelve = !conversions.some((c) => LEVELS[3].convs.includes(c)) && conversions.some((c) => c === 'I' || c === 'l') && !conversions.some((c) => c === 'p' || c === 'P');
+  const twelve =
+    !conversions.some((c) => LEVELS[3].convs.includes(c)) &&
+    conversions.some((c) => c === 'I' || c === 'l') &&
+    !conversions.some((c) => c === 'p' || c === 'P');
   let finest = -1;
   for (let l = 0; l < LEVELS.length; l++) if (has(l) || (l === 3 && twelve)) finest = l;
   if (finest < 0) return null;
@@ -93,7 +96,11 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     };
   }
   if (hasUuid) {
-    return { ...base, risk: 'practically-never', explanation: 'Keys carry $UUID (8 random characters): a reused $INDEX collides only with a 1 in 62^8 chance.' };
+    return {
+      ...base,
+      risk: 'practically-never',
+      explanation: 'Keys carry $UUID (8 random characters): a reused $INDEX collides only with a 1 in 62^8 chance.',
+    };
   }
   if (res.seconds === null) {
     return {

@@ -24,9 +24,33 @@ interface Group {
 }
 
 const FIELD_OF: Record<string, Field> = {
-  Y: 'year', y: 'year2', C: 'century', m: 'month', b: 'month', B: 'month', d: 'day', e: 'day', j: 'yday',
-  H: 'hour', k: 'hour', I: 'hour12', l: 'hour12', p: 'ampm', P: 'ampm', M: 'minute', S: 'second', s: 'epoch',
-  a: 'weekday', A: 'weekday', u: 'other', w: 'other', U: 'other', W: 'other', V: 'other', g: 'other', G: 'other',
+  Y: 'year',
+  y: 'year2',
+  C: 'century',
+  m: 'month',
+  b: 'month',
+  B: 'month',
+  d: 'day',
+  e: 'day',
+  j: 'yday',
+  H: 'hour',
+  k: 'hour',
+  I: 'hour12',
+  l: 'hour12',
+  p: 'ampm',
+  P: 'ampm',
+  M: 'minute',
+  S: 'second',
+  s: 'epoch',
+  a: 'weekday',
+  A: 'weekday',
+  u: 'other',
+  w: 'other',
+  U: 'other',
+  W: 'other',
+  V: 'other',
+  g: 'other',
+  G: 'other',
 };
 
 const UINT64_MAX = 2n ** 64n - 1n;
@@ -52,18 +76,34 @@ export function timePattern(t: Extract<KeyToken, { kind: 'time' }>): string {
   const ci = t.flag.includes('^') || t.flag.includes('#');
   const names = (xs: string[]) => (ci ? nameAlt(xs.map((x) => x.toUpperCase())) : nameAlt(xs));
   switch (t.conv) {
-    case 'a': return names(WEEKDAYS.map((w) => w.slice(0, 3)));
-    case 'A': return names(WEEKDAYS);
-    case 'b': return names(MONTHS.map((m) => m.slice(0, 3)));
-    case 'B': return names(MONTHS);
-    case 'p': return t.flag.includes('#') ? 'am|pm' : 'AM|PM';
-    case 'P': return t.flag.includes('^') ? 'AM|PM' : 'am|pm';
-    case 'Y': case 'G': return numPattern(4, false, t.flag, t.width, null);
-    case 's': return '\\d+';
-    case 'j': return numPattern(3, false, t.flag, t.width);
-    case 'e': case 'k': case 'l': return numPattern(2, true, t.flag, t.width);
-    case 'u': case 'w': return numPattern(1, false, t.flag, t.width);
-    default: return numPattern(2, false, t.flag, t.width);
+    case 'a':
+      return names(WEEKDAYS.map((w) => w.slice(0, 3)));
+    case 'A':
+      return names(WEEKDAYS);
+    case 'b':
+      return names(MONTHS.map((m) => m.slice(0, 3)));
+    case 'B':
+      return names(MONTHS);
+    case 'p':
+      return t.flag.includes('#') ? 'am|pm' : 'AM|PM';
+    case 'P':
+      return t.flag.includes('^') ? 'AM|PM' : 'am|pm';
+    case 'Y':
+    case 'G':
+      return numPattern(4, false, t.flag, t.width, null);
+    case 's':
+      return '\\d+';
+    case 'j':
+      return numPattern(3, false, t.flag, t.width);
+    case 'e':
+    case 'k':
+    case 'l':
+      return numPattern(2, true, t.flag, t.width);
+    case 'u':
+    case 'w':
+      return numPattern(1, false, t.flag, t.width);
+    default:
+      return numPattern(2, false, t.flag, t.width);
   }
 }
 
@@ -152,8 +192,7 @@ export function parseKey(format: string, s3Key: string, opts: ParseKeyOptions = 
       if (outOfRange === null) (parts.tagParts ??= {})[g.n!] = v;
       else if (outOfRange === false || (parts.tag !== undefined && parts.tag !== outOfRange)) return null;
       else parts.tag = outOfRange;
-    }
-    else if (g.kind === 'index') {
+    } else if (g.kind === 'index') {
       // Fluent Bit's $INDEX is a uint64 (PRIu64): beyond 2^53 - 1 it is kept exactly as text
       const n = Number(v);
       if (Number.isSafeInteger(n)) parts.index = n;

@@ -90,7 +90,7 @@ export function renderKeyDetailed(format: string, opts: RenderKeyOptions): Rende
   for (const u of unknownConversions(key)) warnings.push(`unknown strftime conversion ${u}: copied into the key as written`);
   const formatted = strftimeUtc(key, opts.time);
   if (formatted.length >= S3_KEY_SIZE) {
-    warnings.push('Object key length is longer than the 1024 character limit (strftime overflow: Fluent Bit\'s key is undefined or empty).');
+    warnings.push("Object key length is longer than the 1024 character limit (strftime overflow: Fluent Bit's key is undefined or empty).");
   }
   key = formatted;
   // §6.2: PutObject suffix

@@ -95,39 +95,71 @@ export function formatConversion(c: Conversion, d: Date): string {
   const wday = d.getUTCDay();
   const w = c.width;
   switch (c.conv) {
-    case 'a': return text(WEEKDAYS[wday].slice(0, 3), c);
-    case 'A': return text(WEEKDAYS[wday], c);
+    case 'a':
+      return text(WEEKDAYS[wday].slice(0, 3), c);
+    case 'A':
+      return text(WEEKDAYS[wday], c);
     case 'b':
-    case 'h': return text(MONTHS[d.getUTCMonth()].slice(0, 3), c);
-    case 'B': return text(MONTHS[d.getUTCMonth()], c);
-    case 'C': return pad(Math.floor(year / 100), 2, '0', c.flag, w);
-    case 'd': return pad(d.getUTCDate(), 2, '0', c.flag, w);
-    case 'e': return pad(d.getUTCDate(), 2, ' ', c.flag, w);
-    case 'g': return pad(((isoWeek(d).year % 100) + 100) % 100, 2, '0', c.flag, w);
-    case 'G': return pad(isoWeek(d).year, 1, '0', c.flag, w);
-    case 'H': return pad(hour, 2, '0', c.flag, w);
-    case 'I': return pad(h12, 2, '0', c.flag, w);
-    case 'j': return pad(yday + 1, 3, '0', c.flag, w);
-    case 'k': return pad(hour, 2, ' ', c.flag, w);
-    case 'l': return pad(h12, 2, ' ', c.flag, w);
-    case 'm': return pad(d.getUTCMonth() + 1, 2, '0', c.flag, w);
-    case 'M': return pad(d.getUTCMinutes(), 2, '0', c.flag, w);
-    case 'n': return '\n';
-    case 'p': return text(hour < 12 ? 'AM' : 'PM', c, true);
-    case 'P': return text(hour < 12 ? 'am' : 'pm', c);
-    case 's': return pad(Math.floor(d.getTime() / 1000), 1, '0', c.flag, w);
-    case 'S': return pad(d.getUTCSeconds(), 2, '0', c.flag, w);
-    case 't': return '\t';
-    case 'u': return pad(wday === 0 ? 7 : wday, 1, '0', c.flag, w);
-    case 'U': return pad(Math.floor((yday + 7 - wday) / 7), 2, '0', c.flag, w);
-    case 'V': return pad(isoWeek(d).week, 2, '0', c.flag, w);
-    case 'w': return pad(wday, 1, '0', c.flag, w);
-    case 'W': return pad(Math.floor((yday + 7 - ((wday + 6) % 7)) / 7), 2, '0', c.flag, w);
-    case 'y': return pad(((year % 100) + 100) % 100, 2, '0', c.flag, w);
-    case 'Y': return pad(year, 1, '0', c.flag, w);
-    case 'z': return '+0000';
-    case 'Z': return text('GMT', c, true); // glibc's gmtime_r sets tm_zone to "GMT"
-    case '%': return '%';
+    case 'h':
+      return text(MONTHS[d.getUTCMonth()].slice(0, 3), c);
+    case 'B':
+      return text(MONTHS[d.getUTCMonth()], c);
+    case 'C':
+      return pad(Math.floor(year / 100), 2, '0', c.flag, w);
+    case 'd':
+      return pad(d.getUTCDate(), 2, '0', c.flag, w);
+    case 'e':
+      return pad(d.getUTCDate(), 2, ' ', c.flag, w);
+    case 'g':
+      return pad(((isoWeek(d).year % 100) + 100) % 100, 2, '0', c.flag, w);
+    case 'G':
+      return pad(isoWeek(d).year, 1, '0', c.flag, w);
+    case 'H':
+      return pad(hour, 2, '0', c.flag, w);
+    case 'I':
+      return pad(h12, 2, '0', c.flag, w);
+    case 'j':
+      return pad(yday + 1, 3, '0', c.flag, w);
+    case 'k':
+      return pad(hour, 2, ' ', c.flag, w);
+    case 'l':
+      return pad(h12, 2, ' ', c.flag, w);
+    case 'm':
+      return pad(d.getUTCMonth() + 1, 2, '0', c.flag, w);
+    case 'M':
+      return pad(d.getUTCMinutes(), 2, '0', c.flag, w);
+    case 'n':
+      return '\n';
+    case 'p':
+      return text(hour < 12 ? 'AM' : 'PM', c, true);
+    case 'P':
+      return text(hour < 12 ? 'am' : 'pm', c);
+    case 's':
+      return pad(Math.floor(d.getTime() / 1000), 1, '0', c.flag, w);
+    case 'S':
+      return pad(d.getUTCSeconds(), 2, '0', c.flag, w);
+    case 't':
+      return '\t';
+    case 'u':
+      return pad(wday === 0 ? 7 : wday, 1, '0', c.flag, w);
+    case 'U':
+      return pad(Math.floor((yday + 7 - wday) / 7), 2, '0', c.flag, w);
+    case 'V':
+      return pad(isoWeek(d).week, 2, '0', c.flag, w);
+    case 'w':
+      return pad(wday, 1, '0', c.flag, w);
+    case 'W':
+      return pad(Math.floor((yday + 7 - ((wday + 6) % 7)) / 7), 2, '0', c.flag, w);
+    case 'y':
+      return pad(((year % 100) + 100) % 100, 2, '0', c.flag, w);
+    case 'Y':
+      return pad(year, 1, '0', c.flag, w);
+    case 'z':
+      return '+0000';
+    case 'Z':
+      return text('GMT', c, true); // glibc's gmtime_r sets tm_zone to "GMT"
+    case '%':
+      return '%';
     default: {
       const composite = COMPOSITE_CONVERSIONS[c.conv];
       if (composite) return text(strftimeUtc(composite, d), c);
@@ -157,7 +189,7 @@ export function strftimeUtc(format: string, d: Date): string {
 /** Unknown `%` conversions in a format (copied literally by glibc), for warnings. */
 export function unknownConversions(format: string): string[] {
   const found: string[] = [];
-  for (let i = format.indexOf('%'); i >= 0 && i < format.length; ) {
+  for (let i = format.indexOf('%'); i >= 0 && i < format.length;) {
     const c = readConversion(format, i);
     if (!c.known) found.push(c.text);
     i = format.indexOf('%', c.end);

@@ -1,13 +1,6 @@
 /** Plans and results of every write action (repair/, replay, multipart, versions). Part of the domain model (see ../model.ts). */
 
-export type RepairAction =
-  | 'repair-index'
-  | 'protect-index'
-  | 'restore-index'
-  | 'undo'
-  | 'replay'
-  | 'multipart'
-  | 'recover-versions';
+export type RepairAction = 'repair-index' | 'protect-index' | 'restore-index' | 'undo' | 'replay' | 'multipart' | 'recover-versions';
 
 export interface PlanStep {
   /** `write-file`, `mkdir`, `move`, `put-object`, `complete-upload`, `abort-upload`, `copy-object`, … */

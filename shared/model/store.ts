@@ -11,8 +11,6 @@ export interface Progress {
   current?: string;
 }
 
-
-
 /** Spec §2.6: what the Chunk I/O loader makes of one file. */
 export type ChunkStatus =
   | 'ok'

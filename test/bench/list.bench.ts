@@ -38,7 +38,11 @@ async function main(): Promise<void> {
     own = await startRgw({ log: (l) => console.log(l) });
   }
   const conn = (shared ?? own)!;
-  const client = createS3Client({ endpoint: conn.endpoint, region: conn.region, credentials: { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey } });
+  const client = createS3Client({
+    endpoint: conn.endpoint,
+    region: conn.region,
+    credentials: { accessKeyId: conn.accessKeyId, secretAccessKey: conn.secretAccessKey },
+  });
   try {
     await client.send(new HeadBucketCommand({ Bucket: BUCKET })).catch(() => client.send(new CreateBucketCommand({ Bucket: BUCKET })));
     const expected = Array.from({ length: N }, (_, i) => keyOf(i));
@@ -78,7 +82,10 @@ async function main(): Promise<void> {
       const [, y, m, d, h] = k.split('/');
       return Date.UTC(+y, +m - 1, +d, +h);
     };
-    const atRisk = all.filter((o) => hourOf(o.key) + 3_600_000 > since).map((o) => o.key).sort();
+    const atRisk = all
+      .filter((o) => hourOf(o.key) + 3_600_000 > since)
+      .map((o) => o.key)
+      .sort();
     const idx = (k: string) => Number(k.slice(k.lastIndexOf('/') + 1));
     const highest = all.reduce((m, o) => Math.max(m, idx(o.key)), -1);
     const focusedKeys = focused.objects.map((o) => o.key);
@@ -93,7 +100,9 @@ async function main(): Promise<void> {
       'planner, focus (restart question)': { requests: focused.requests, ms: Math.round(focusedMs), keys: focused.objects.length },
     });
     console.log(`focus lists: ${focused.scope.join('; ')}`);
-    console.log(`highest $INDEX: naive ${highest}, focused ${focusedHighest}; keys a restart can collide with: ${atRisk.length} (focused found ${focusedKeys.length}, identical: ${sameKeys})`);
+    console.log(
+      `highest $INDEX: naive ${highest}, focused ${focusedHighest}; keys a restart can collide with: ${atRisk.length} (focused found ${focusedKeys.length}, identical: ${sameKeys})`,
+    );
     console.log(`full mode finds every key: ${full.objects.length === all.length}`);
     console.log(`requests ratio focus/naive = ${ratio.toFixed(3)} (target ≤ 0.1), time ratio = ${(focusedMs / naiveMs).toFixed(3)}`);
     const ok = ratio <= 0.1 && sameKeys && focusedHighest === highest && full.objects.length === all.length;

@@ -12,7 +12,12 @@ async function once(store: string, records: boolean): Promise<{ time: number; cp
   const r = await scanStore(store, { records });
   const time = Number(process.hrtime.bigint() - t0) / 1e9;
   const c = process.cpuUsage(c0);
-  return { time, cpu: (c.user + c.system) / 1e6, chunks: r.roots.reduce((a, x) => a + x.totals.chunks, 0), records: r.roots.reduce((a, x) => a + x.totals.records, 0) };
+  return {
+    time,
+    cpu: (c.user + c.system) / 1e6,
+    chunks: r.roots.reduce((a, x) => a + x.totals.chunks, 0),
+    records: r.roots.reduce((a, x) => a + x.totals.records, 0),
+  };
 }
 
 async function main(): Promise<void> {

@@ -45,7 +45,7 @@ function generate(): void {
   for (let i = 0; i < CHUNKS; i++) {
     const stream = path.join(STORE, 'bench', i % STREAMS === STREAMS - 1 ? 'quarantine' : `2026-11-29T18:${String(i % STREAMS).padStart(2, '0')}:00`);
     if (i < STREAMS) fs.mkdirSync(stream, { recursive: true });
-    const r = (i * 2654435761) % 1000 / 1000;
+    const r = ((i * 2654435761) % 1000) / 1000;
     const cls = r < CLASSES[0].share ? 0 : r < CLASSES[0].share + CLASSES[1].share ? 1 : 2;
     const buf = templates[cls][i % tags.length];
     fs.writeFileSync(path.join(stream, `${6953322175898 + i}-${(i * 7919) % 1e9}`), buf);
@@ -126,9 +126,15 @@ async function main(): Promise<void> {
   const [load] = os.loadavg();
   const fullRatio = cat / full;
   const hdrRatio = hdr / head;
-  console.log(`store: ${chunks} chunks, ${records} records, ${(bytes / 1e9).toFixed(2)} GB (${os.cpus().length} CPUs, load average ${load.toFixed(1)}; best of ${ROUNDS} interleaved rounds)`);
-  console.log(`full scan:   ${full.toFixed(2)} s (${(mb / full).toFixed(0)} MB/s; first scan of a process ${fullCold.toFixed(2)} s; ${fullCpu.toFixed(2)} s CPU)  vs cat ${cat.toFixed(2)} s (${(mb / cat).toFixed(0)} MB/s): throughput ratio ${fullRatio.toFixed(2)}× (target ≥ 0.8×) ${verdict(fullRatio >= 0.8)}`);
-  console.log(`header scan: ${hdr.toFixed(2)} s (first scan of a process ${hdrCold.toFixed(2)} s; ${hdrCpu.toFixed(2)} s CPU)  vs head -c 64 ${head.toFixed(2)} s: time ratio ${hdrRatio.toFixed(2)}× (target ≤ 1.5×) ${verdict(hdrRatio <= 1.5)}`);
+  console.log(
+    `store: ${chunks} chunks, ${records} records, ${(bytes / 1e9).toFixed(2)} GB (${os.cpus().length} CPUs, load average ${load.toFixed(1)}; best of ${ROUNDS} interleaved rounds)`,
+  );
+  console.log(
+    `full scan:   ${full.toFixed(2)} s (${(mb / full).toFixed(0)} MB/s; first scan of a process ${fullCold.toFixed(2)} s; ${fullCpu.toFixed(2)} s CPU)  vs cat ${cat.toFixed(2)} s (${(mb / cat).toFixed(0)} MB/s): throughput ratio ${fullRatio.toFixed(2)}× (target ≥ 0.8×) ${verdict(fullRatio >= 0.8)}`,
+  );
+  console.log(
+    `header scan: ${hdr.toFixed(2)} s (first scan of a process ${hdrCold.toFixed(2)} s; ${hdrCpu.toFixed(2)} s CPU)  vs head -c 64 ${head.toFixed(2)} s: time ratio ${hdrRatio.toFixed(2)}× (target ≤ 1.5×) ${verdict(hdrRatio <= 1.5)}`,
+  );
   console.log(`peak RSS:    ${rss.toFixed(0)} MB of the scanning process, 2 scans each (target ≤ 200 MB) ${verdict(rss <= 200)}`);
 }
 

@@ -183,7 +183,11 @@ async function main(): Promise<void> {
     for (const [k, v] of Object.entries(filters)) console.log(line(`filter ${k}`, v, 100));
     console.log(`sort by size (all rows)                          ${sortMs.toFixed(1).padStart(8)} ms`);
     console.log(line('scroll: p95 work per frame (script+layout)', p95Work, 16));
-    console.log(`scroll: max work per frame                       ${Math.max(...scroll.work).toFixed(1).padStart(8)} ms`);
+    console.log(
+      `scroll: max work per frame                       ${Math.max(...scroll.work)
+        .toFixed(1)
+        .padStart(8)} ms`,
+    );
     console.log(line('scroll: p95 frame interval (display-bound)', p95Interval, 16.7, 'ms', 0.5));
     console.log(`idle: p95 frame interval (baseline)              ${percentile(idle, 95).toFixed(1).padStart(8)} ms`);
     console.log(`scroll: rows in the DOM ${scroll.rows}, scrolled to ${scroll.top}px`);

@@ -24,5 +24,4 @@ describe('store-doctor bin', () => {
     expect(r.status).toBe(2);
     expect(r.stderr.match(/does-not-exist/g)?.length).toBe(1);
   });
-
 });

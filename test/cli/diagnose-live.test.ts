@@ -14,10 +14,15 @@ const ROOT = path.resolve(__dirname, '../..');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'bin/store-doctor.cjs'), ...args], { cwd: ROOT, timeout: 90_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/store-doctor.cjs'), ...args],
+      { cwd: ROOT, timeout: 90_000, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
   });
 }
 

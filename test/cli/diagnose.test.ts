@@ -40,7 +40,14 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     const j = JSON.parse(r.stdout);
     expect(j.outputs).toHaveLength(1);
     const o = j.outputs[0];
-    expect(o).toMatchObject({ id: 0, bucket: 'fb-index-reset', keyFormat: '/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX', persistedNextIndex: null, highestIndexInBucket: 11, safeNextIndex: 12 });
+    expect(o).toMatchObject({
+      id: 0,
+      bucket: 'fb-index-reset',
+      keyFormat: '/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX',
+      persistedNextIndex: null,
+      highestIndexInBucket: 11,
+      safeNextIndex: 12,
+    });
     const codes = o.findings.map((x: { code: string }) => x.code);
     expect(codes).toEqual(expect.arrayContaining(['INDEX_FILE_MISSING', 'INDEX_REUSED']));
     expect(codes).not.toContain('OVERWRITE_RISK');
@@ -73,12 +80,21 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     const store = path.join(dir, 'store');
     await mkdir(path.join(store, 'seg-bucket'), { recursive: true });
     const conf = path.join(dir, 'fluent-bit.conf');
-    await writeFile(conf, `[OUTPUT]\n    name stdout\n    match *\n[OUTPUT]\n    name s3\n    match *\n    bucket seg-bucket\n    store_dir ${store}\n    s3_key_format /logs/segment_$INDEX\n`);
+    await writeFile(
+      conf,
+      `[OUTPUT]\n    name stdout\n    match *\n[OUTPUT]\n    name s3\n    match *\n    bucket seg-bucket\n    store_dir ${store}\n    s3_key_format /logs/segment_$INDEX\n`,
+    );
     const listing = path.join(dir, 'listing.json');
     await writeFile(
       listing,
       JSON.stringify({
-        Contents: [0, 1, 2].map((i) => ({ Key: `logs/segment_${i}`, LastModified: '2026-11-28T10:00:00+00:00', ETag: '"x"', Size: 5, StorageClass: 'STANDARD' })),
+        Contents: [0, 1, 2].map((i) => ({
+          Key: `logs/segment_${i}`,
+          LastModified: '2026-11-28T10:00:00+00:00',
+          ETag: '"x"',
+          Size: 5,
+          StorageClass: 'STANDARD',
+        })),
         Name: 'seg-bucket',
       }),
     );

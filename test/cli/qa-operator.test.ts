@@ -118,7 +118,14 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
   });
 
   it('diagnose: the first line is the verdict (index-reset after run 1: act before restarting)', async () => {
-    const r = await cli(['diagnose', f('index-reset', 'store-after-run1.tar.gz'), '--config', f('index-reset', 'fluent-bit.conf'), '--listing', f('index-reset', 's3api-list-objects-v2-after-run1.json')]);
+    const r = await cli([
+      'diagnose',
+      f('index-reset', 'store-after-run1.tar.gz'),
+      '--config',
+      f('index-reset', 'fluent-bit.conf'),
+      '--listing',
+      f('index-reset', 's3api-list-objects-v2-after-run1.json'),
+    ]);
     expect(r.code).toBe(4);
     const first = r.stdout.split('\n')[0];
     expect(first).toMatch(/1 error/);
@@ -137,7 +144,10 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
   it('a typo in an S3 property is named with its line (Fluent Bit refuses unknown properties)', async () => {
     const conf = path.join(tmp, 'typo.conf');
     writeFileSync(conf, readFileSync(f('crash-during-run', 'fluent-bit.conf'), 'utf8').replace('s3_key_format    /', 's3_key_formt     /'));
-    const line = readFileSync(conf, 'utf8').split('\n').findIndex((l) => l.includes('s3_key_formt')) + 1;
+    const line =
+      readFileSync(conf, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('s3_key_formt')) + 1;
     const r = await cli(['diagnose', f('crash-during-run', 'store-after-crash.tar.gz'), '--config', conf]);
     expect(r.stderr).toContain(`config warning: ${conf}:${line}: s3.0: unknown property "s3_key_formt" (did you mean s3_key_format?)`);
     oneLineError(r.stderr);
@@ -146,7 +156,14 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
   it('a refused dry run says so first and does not tell the operator to run --apply', async () => {
     const x = extractFixture('index-reset', 'store-after-run1.tar.gz', 'fb-index-reset');
     extracted.push(x);
-    const args = ['repair-index', x.storeDir, '--config', f('index-reset', 'fluent-bit.conf'), '--listing', f('index-reset', 's3api-list-objects-v2-after-run1.json')];
+    const args = [
+      'repair-index',
+      x.storeDir,
+      '--config',
+      f('index-reset', 'fluent-bit.conf'),
+      '--listing',
+      f('index-reset', 's3api-list-objects-v2-after-run1.json'),
+    ];
     const low = await cli([...args, '--value', '3']);
     expect(low.code).toBe(5);
     expect(low.stdout.split('\n')[0]).toMatch(/^repair-index REFUSED: 3 is lower than the safe next index 12/);
@@ -159,7 +176,14 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
   it('replay: a plan that uploads says --live is needed; an empty plan does not offer --apply', async () => {
     const x = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     extracted.push(x);
-    const base = ['replay', x.storeDir, '--config', f('crash-during-run', 'fluent-bit.conf'), '--listing', f('crash-during-run', 's3api-list-objects-v2-after-crash.json')];
+    const base = [
+      'replay',
+      x.storeDir,
+      '--config',
+      f('crash-during-run', 'fluent-bit.conf'),
+      '--listing',
+      f('crash-during-run', 's3api-list-objects-v2-after-crash.json'),
+    ];
     const withUploads = await cli([...base, '--include-active']);
     expect(withUploads.code).toBe(0);
     expect(withUploads.stdout).toMatch(/Run again with --apply --live/);
@@ -175,7 +199,10 @@ describe('undo with nothing recorded', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sd-undo-none-'));
     try {
       mkdirSync(path.join(dir, 'b', '2026-11-29T18:00:00'), { recursive: true });
-      const r = spawnSync(process.execPath, [path.join(__dirname, '../../bin/store-doctor.cjs'), 'undo', dir, '--apply'], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(process.execPath, [path.join(__dirname, '../../bin/store-doctor.cjs'), 'undo', dir, '--apply'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(r.status).toBe(0);
       expect(r.stdout.match(/Nothing to undo/g)?.length).toBe(1);
     } finally {
@@ -190,7 +217,18 @@ describe('diagnose --json carries config warnings', () => {
     try {
       const conf = path.join(dir, 'fluent-bit.conf');
       writeFileSync(conf, readFileSync(path.join(FIXTURES, 'index-reset', 'fluent-bit.conf'), 'utf8').replace('s3_key_format', 's3_key_formt'));
-      const r = spawnSync(process.execPath, [path.join(__dirname, '../../bin/store-doctor.cjs'), 'diagnose', path.join(FIXTURES, 'index-reset', 'store-after-run2.tar.gz'), '--config', conf, '--json'], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.join(__dirname, '../../bin/store-doctor.cjs'),
+          'diagnose',
+          path.join(FIXTURES, 'index-reset', 'store-after-run2.tar.gz'),
+          '--config',
+          conf,
+          '--json',
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
       const doc = JSON.parse(r.stdout);
       expect(doc.configWarnings.some((w: { message: string; line: number }) => /s3_key_format/.test(w.message) && w.line > 0)).toBe(true);
     } finally {

@@ -11,10 +11,15 @@ const f = (scenario: string, file: string) => path.join(FIXTURES, scenario, file
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'bin/store-doctor.cjs'), ...args], { cwd: ROOT, timeout: 90_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/store-doctor.cjs'), ...args],
+      { cwd: ROOT, timeout: 90_000, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -79,7 +84,15 @@ describe('store-doctor repair-index / undo', { timeout: 120_000 }, () => {
     const none = await cli(['repair-index', fx.storeDir, '--config', f('crash-during-run', 'fluent-bit.conf')]);
     expect(none.code).toBe(5);
     expect(none.stdout).toMatch(/No bucket evidence/);
-    const ok = await cli(['repair-index', fx.storeDir, '--config', f('crash-during-run', 'fluent-bit.conf'), '--listing', f('crash-during-run', 's3-objects-after-crash.json'), '--apply']);
+    const ok = await cli([
+      'repair-index',
+      fx.storeDir,
+      '--config',
+      f('crash-during-run', 'fluent-bit.conf'),
+      '--listing',
+      f('crash-during-run', 's3-objects-after-crash.json'),
+      '--apply',
+    ]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/No change needed: seq_index_0 already holds 6/);
     expect(readFileSync(seq(fx.root), 'latin1')).toBe('6');
@@ -95,7 +108,17 @@ describe('store-doctor repair-index / undo', { timeout: 120_000 }, () => {
     const holder = spawn('tail', ['-f', path.join(stream, readdirSync(stream)[0])], { stdio: 'ignore' });
     try {
       await waitUntilOpen(holder.pid!, stream);
-      const args = ['repair-index', fx.storeDir, '--config', f('crash-during-run', 'fluent-bit.conf'), '--listing', f('crash-during-run', 's3-objects-after-crash.json'), '--value', '40', '--apply'];
+      const args = [
+        'repair-index',
+        fx.storeDir,
+        '--config',
+        f('crash-during-run', 'fluent-bit.conf'),
+        '--listing',
+        f('crash-during-run', 's3-objects-after-crash.json'),
+        '--value',
+        '40',
+        '--apply',
+      ];
       const refused = await cli(args);
       expect(refused.code).toBe(5);
       expect(refused.stderr).toMatch(new RegExp(`Process ${holder.pid} \\(tail\\) is using the store`));
@@ -120,7 +143,11 @@ describe('store-doctor protect-index / restore-index', { timeout: 120_000 }, () 
     expect(existsSync(path.join(fx.root, 'sequence/store-doctor-marker'))).toBe(false);
 
     const two = path.join(fx.dir, 'two.conf');
-    writeFileSync(two, readFileSync(conf, 'utf8') + '\n[OUTPUT]\n    name  s3\n    alias appstatus\n    match app.*\n    bucket fb-crash\n    region us-east-1\n    store_dir /data/crash-during-run/store\n    s3_key_format /status/$TAG/%Y%m%d%H%M%S\n');
+    writeFileSync(
+      two,
+      readFileSync(conf, 'utf8') +
+        '\n[OUTPUT]\n    name  s3\n    alias appstatus\n    match app.*\n    bucket fb-crash\n    region us-east-1\n    store_dir /data/crash-during-run/store\n    s3_key_format /status/$TAG/%Y%m%d%H%M%S\n',
+    );
     const refused = await cli(['protect-index', fx.storeDir, '--config', two, '--output', '0', '--method', 'marker', '--apply', '--force']);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toMatch(/appstatus.*has no \$INDEX/);
@@ -149,8 +176,17 @@ describe.skipIf(!s3Enabled())('store-doctor replay --live (RGW)', { timeout: 180
     renameSync(fx.root, path.join(fx.storeDir, bucket));
     const root = path.join(fx.storeDir, bucket);
     const conf = path.join(fx.dir, 'fluent-bit.conf');
-    writeFileSync(conf, readFileSync(f('buffered-backlog-no-ordering', 'fluent-bit.conf'), 'utf8').replace(/bucket\s+fb-backlog2/, `bucket ${bucket}`).replace(/store_dir\s+\S+/, `store_dir ${fx.storeDir}`));
-    const env = { AWS_ACCESS_KEY_ID: process.env.S3_TEST_ACCESS_KEY_ID!, AWS_SECRET_ACCESS_KEY: process.env.S3_TEST_SECRET_ACCESS_KEY!, AWS_REGION: 'us-east-1' };
+    writeFileSync(
+      conf,
+      readFileSync(f('buffered-backlog-no-ordering', 'fluent-bit.conf'), 'utf8')
+        .replace(/bucket\s+fb-backlog2/, `bucket ${bucket}`)
+        .replace(/store_dir\s+\S+/, `store_dir ${fx.storeDir}`),
+    );
+    const env = {
+      AWS_ACCESS_KEY_ID: process.env.S3_TEST_ACCESS_KEY_ID!,
+      AWS_SECRET_ACCESS_KEY: process.env.S3_TEST_SECRET_ACCESS_KEY!,
+      AWS_REGION: 'us-east-1',
+    };
     const live = ['--config', conf, '--live', '--endpoint', process.env.S3_TEST_ENDPOINT!];
     const dry = await cli(['replay', fx.storeDir, ...live, '--include-active', '--json'], env);
     expect(dry.code).toBe(0);

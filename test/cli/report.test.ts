@@ -22,7 +22,14 @@ const SCEN = path.join(FIXTURES, 'index-reset');
 
 describe('store-doctor report', () => {
   it('prints a Markdown support summary with findings, seq index and streams', async () => {
-    const r = await cli(['report', path.join(SCEN, 'store-during-run2.tar.gz'), '--config', path.join(SCEN, 'fluent-bit.conf'), '--listing', path.join(SCEN, 's3api-list-objects-v2-after-run1.json')]);
+    const r = await cli([
+      'report',
+      path.join(SCEN, 'store-during-run2.tar.gz'),
+      '--config',
+      path.join(SCEN, 'fluent-bit.conf'),
+      '--listing',
+      path.join(SCEN, 's3api-list-objects-v2-after-run1.json'),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^# Store Doctor report: store-during-run2\.tar\.gz/);
     expect(r.stdout).toContain('`INDEX_BEHIND_BUCKET`');
@@ -32,7 +39,18 @@ describe('store-doctor report', () => {
 
   it('writes JSON to --out', async () => {
     const out = path.join(tempDir('sd-report-'), 'r.json');
-    const r = await cli(['report', path.join(SCEN, 'store-during-run2.tar.gz'), '--config', path.join(SCEN, 'fluent-bit.conf'), '--listing', path.join(SCEN, 's3api-list-objects-v2-after-run1.json'), '--format', 'json', '--out', out]);
+    const r = await cli([
+      'report',
+      path.join(SCEN, 'store-during-run2.tar.gz'),
+      '--config',
+      path.join(SCEN, 'fluent-bit.conf'),
+      '--listing',
+      path.join(SCEN, 's3api-list-objects-v2-after-run1.json'),
+      '--format',
+      'json',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const doc = JSON.parse(fs.readFileSync(out, 'utf8'));

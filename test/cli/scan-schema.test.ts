@@ -18,9 +18,14 @@ function scanJson(target: string) {
 }
 
 describe('scan --json schema', () => {
-  const tars = fs
-    .readdirSync(REAL)
-    .flatMap((d) => (fs.statSync(path.join(REAL, d)).isDirectory() ? fs.readdirSync(path.join(REAL, d)).filter((f) => /^store-.*\.tar\.gz$/.test(f)).map((f) => path.join(REAL, d, f)) : []));
+  const tars = fs.readdirSync(REAL).flatMap((d) =>
+    fs.statSync(path.join(REAL, d)).isDirectory()
+      ? fs
+          .readdirSync(path.join(REAL, d))
+          .filter((f) => /^store-.*\.tar\.gz$/.test(f))
+          .map((f) => path.join(REAL, d, f))
+      : [],
+  );
 
   it('finds the real snapshots', () => expect(tars.length).toBeGreaterThanOrEqual(10));
 

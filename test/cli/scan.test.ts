@@ -32,13 +32,20 @@ describe('store-doctor scan', () => {
     const kinds = root.streams.map((s: { kind: string }) => s.kind).sort();
     expect(kinds).toEqual(['data', 'multipart', 'quarantine', 'sequence']);
     const chunk = root.streams.find((s: { kind: string }) => s.kind === 'data').chunks[0];
-    for (const k of ['name', 'fileSize', 'metaLength', 'contentLength', 'tag', 'status', 'records', 'firstRecordTime', 'lastRecordTime']) expect(chunk).toHaveProperty(k);
+    for (const k of ['name', 'fileSize', 'metaLength', 'contentLength', 'tag', 'status', 'records', 'firstRecordTime', 'lastRecordTime'])
+      expect(chunk).toHaveProperty(k);
     expect(root.seqIndex[0]).toMatchObject({ outputId: 0, raw: '1', value: 1, status: 'ok' });
   });
 
   it('prints a human tree with problems first and the seq index', async () => {
     const { storeDir } = await generateStore(path.join(tmp, 'human'), {
-      roots: [{ bucket: 'logs', streams: [{ name: '2026-02-01T08:00:00', chunks: [{ name: 'c1', meta: 'app.web', content: jsonLines(4) }] }], seqIndex: { '0': '9' } }],
+      roots: [
+        {
+          bucket: 'logs',
+          streams: [{ name: '2026-02-01T08:00:00', chunks: [{ name: 'c1', meta: 'app.web', content: jsonLines(4) }] }],
+          seqIndex: { '0': '9' },
+        },
+      ],
     });
     const r = run(storeDir);
     expect(r.code).toBe(0);

@@ -48,7 +48,11 @@ describe('store-doctor serve', () => {
     expect((await fetch(`http://127.0.0.1:${m![1]}/`)).status).toBe(401);
 
     const list = (await (
-      await fetch(`http://127.0.0.1:${m![1]}/api/store.list`, { method: 'POST', headers: { authorization: `Bearer ${m![2]}`, 'content-type': 'application/json' }, body: '{"input":{}}' })
+      await fetch(`http://127.0.0.1:${m![1]}/api/store.list`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${m![2]}`, 'content-type': 'application/json' },
+        body: '{"input":{}}',
+      })
     ).json()) as any;
     expect(list.ok, JSON.stringify(list.error)).toBe(true);
     expect(list.value.stores).toHaveLength(1);

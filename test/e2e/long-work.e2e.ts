@@ -46,7 +46,10 @@ async function openUi(): Promise<{ page: Page; errors: string[] }> {
 }
 
 async function go(page: Page, view: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${view}`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: new RegExp(`^${view}`) })
+    .click();
 }
 
 describe('long work in Chromium', () => {
@@ -63,7 +66,12 @@ describe('long work in Chromium', () => {
     // no error page: still on Open, no alert, no store
     expect(await page.getByRole('alert').count()).toBe(0);
     await expect(page.getByTestId('store-name').textContent()).resolves.toBe('No store open');
-    expect(await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Overview/ }).isDisabled()).toBe(true);
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Views' })
+        .getByRole('button', { name: /^Overview/ })
+        .isDisabled(),
+    ).toBe(true);
     await screenshot(page, '13-scan-cancelled');
     // and the app still works
     await page.getByRole('button', { name: 'Open the demo store' }).click();

@@ -7,13 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CreateMultipartUploadCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  UploadPartCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
@@ -32,7 +26,9 @@ async function uploadParts(client: S3Client, bucket: string, key: string, parts:
   const uploadId = created.UploadId!;
   const etags: string[] = [];
   for (let i = 0; i < parts.length; i++) {
-    const r = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: parts[i], ContentLength: parts[i].length }));
+    const r = await client.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: parts[i], ContentLength: parts[i].length }),
+    );
     etags.push(r.ETag!.replace(/"/g, ''));
   }
   return { uploadId, etags };

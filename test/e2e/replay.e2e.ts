@@ -57,11 +57,17 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await page.getByLabel('Config path').fill(confPath);
     await page.getByRole('button', { name: 'Load', exact: true }).click();
     await page.getByText(/Read .*fluent-bit\.conf/).waitFor();
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Index & S3/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /^Index & S3/ })
+      .click();
     await page.getByLabel('Endpoint').fill(s3.endpoint);
     await page.getByLabel('Region').fill(s3.region);
     await page.getByLabel('Path-style addressing').check();
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Replay/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /^Replay/ })
+      .click();
     await page.getByLabel(/Include the active/).check();
     await page.getByRole('button', { name: 'Plan replay' }).click();
     const table = page.getByTestId('replay-table');

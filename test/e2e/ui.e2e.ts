@@ -45,7 +45,10 @@ async function openPath(page: Page, p: string): Promise<void> {
 }
 
 async function go(page: Page, view: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${view}`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: new RegExp(`^${view}`) })
+    .click();
 }
 
 describe('Store Doctor UI in Chromium', () => {

@@ -13,7 +13,10 @@ export interface RawResponse {
   json(): any;
 }
 
-export function rawRequest(port: number, opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; noHost?: boolean }): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; noHost?: boolean },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {

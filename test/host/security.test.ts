@@ -42,7 +42,12 @@ describe('loopback host: token', () => {
   });
 
   it('does not accept the query token on POST', async () => {
-    const r = await rawRequest(port, { method: 'POST', path: `/api/app.info?token=${token}`, headers: { 'content-type': 'application/json' }, body: '{"input":{}}' });
+    const r = await rawRequest(port, {
+      method: 'POST',
+      path: `/api/app.info?token=${token}`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":{}}',
+    });
     expect(r.status).toBe(401);
   });
 
@@ -77,10 +82,22 @@ describe('loopback host: token', () => {
 
 describe('loopback host: DNS rebinding and cross-origin', () => {
   it('refuses a foreign Host header even with the right token (421)', async () => {
-    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `192.168.1.2:${port}`, `127.0.0.1.evil.example:${port}`, `localhost`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `192.168.1.2:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+      `localhost`,
+    ]) {
       const r = await rawRequest(port, { path: `/?token=${token}`, headers: { host } });
       expect(r.status, `Host: ${host}`).toBe(421);
-      const a = await rawRequest(port, { method: 'POST', path: '/api/app.info', headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"input":{}}' });
+      const a = await rawRequest(port, {
+        method: 'POST',
+        path: '/api/app.info',
+        headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"input":{}}',
+      });
       expect(a.status).toBe(421);
     }
     // No Host at all: Node's HTTP server itself answers 400.
@@ -89,7 +106,12 @@ describe('loopback host: DNS rebinding and cross-origin', () => {
   });
 
   it('refuses a foreign Origin (403)', async () => {
-    const r = await rawRequest(port, { method: 'POST', path: '/api/app.info', headers: { origin: 'http://evil.example', authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"input":{}}' });
+    const r = await rawRequest(port, {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { origin: 'http://evil.example', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"input":{}}',
+    });
     expect(r.status).toBe(403);
   });
 });
@@ -106,14 +128,24 @@ describe('loopback host: requests', () => {
     const unknown = await api(port, token, 'nope.nothing', {});
     expect(unknown.status).toBe(200);
     expect(unknown.json().error.code).toBe('invalid-input');
-    const badJson = await rawRequest(port, { method: 'POST', path: '/api/app.info', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{not json' });
+    const badJson = await rawRequest(port, {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(badJson.json().error.code).toBe('invalid-input');
     const badTask = (await api(port, token, 'app.info', {}, 'bad task id with spaces')).json();
     expect(badTask.error.code).toBe('invalid-input');
   });
 
   it('refuses non-JSON bodies (415), oversized bodies (413) and wrong methods (405)', async () => {
-    const form = await rawRequest(port, { method: 'POST', path: '/api/app.info', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=1' });
+    const form = await rawRequest(port, {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'input=1',
+    });
     expect(form.status).toBe(415);
     const big = await rawRequest(port, {
       method: 'POST',
@@ -149,7 +181,9 @@ describe('loopback host: requests', () => {
     expect((await api(port, token, 'chunk.inspect', { storeId: opened.value.storeId, rootPath: sibling, chunkPath: 'a' })).json().error.code).toBe('forbidden');
     const link = path.join(store, 'escape');
     fs.symlinkSync('/etc', link);
-    expect((await api(port, token, 'chunk.inspect', { storeId: opened.value.storeId, rootPath: link, chunkPath: 'passwd' })).json().error.code).toBe('forbidden');
+    expect((await api(port, token, 'chunk.inspect', { storeId: opened.value.storeId, rootPath: link, chunkPath: 'passwd' })).json().error.code).toBe(
+      'forbidden',
+    );
     // A root path inside the store that is not one of its bucket roots is refused by the engine too.
     expect((await api(port, token, 'chunk.inspect', { storeId: opened.value.storeId, rootPath: store, chunkPath: 'x/y' })).json().error.code).toBe('forbidden');
   });

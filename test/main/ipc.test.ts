@@ -90,10 +90,12 @@ describe('IPC binding', () => {
   });
 
   it('confines paths to the opened stores and maps engine errors', async () => {
-    expect(await ipc.invoke(IPC_REQUEST, trusted, 'chunk.records', { storeId: 'x', rootPath: '/etc', chunkPath: 'passwd', offset: 0, limit: 5 })).toMatchObject({
-      ok: false,
-      error: { code: 'forbidden' },
-    });
+    expect(await ipc.invoke(IPC_REQUEST, trusted, 'chunk.records', { storeId: 'x', rootPath: '/etc', chunkPath: 'passwd', offset: 0, limit: 5 })).toMatchObject(
+      {
+        ok: false,
+        error: { code: 'forbidden' },
+      },
+    );
     const missing = await ipc.invoke(IPC_REQUEST, trusted, 'store.open', { path: '/nonexistent/store-dir' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not-found', file: '/nonexistent/store-dir' } });
     expect(missing.error.message).toContain('store-dir');
@@ -108,11 +110,21 @@ describe('IPC binding', () => {
     const opened = await ipc.invoke(IPC_REQUEST, trusted, 'store.open', { path: store }, 'open-1');
     expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
     const root = opened.value.report.roots[0];
-    const chunk = root.streams.flatMap((s: { chunks: { path: string; records: number | null }[] }) => s.chunks).find((c: { records: number | null }) => (c.records ?? 0) > 0);
-    const page = await ipc.invoke(IPC_REQUEST, trusted, 'chunk.records', { storeId: opened.value.storeId, rootPath: root.path, chunkPath: chunk.path, offset: 0, limit: 3 });
+    const chunk = root.streams
+      .flatMap((s: { chunks: { path: string; records: number | null }[] }) => s.chunks)
+      .find((c: { records: number | null }) => (c.records ?? 0) > 0);
+    const page = await ipc.invoke(IPC_REQUEST, trusted, 'chunk.records', {
+      storeId: opened.value.storeId,
+      rootPath: root.path,
+      chunkPath: chunk.path,
+      offset: 0,
+      limit: 3,
+    });
     expect(page.ok, JSON.stringify(page.error)).toBe(true);
     expect(page.value.records).toHaveLength(3);
-    expect(sent.some(([channel, name, payload]) => channel === IPC_EVENT && name === 'progress' && (payload as { taskId: string }).taskId === 'open-1')).toBe(true);
+    expect(sent.some(([channel, name, payload]) => channel === IPC_EVENT && name === 'progress' && (payload as { taskId: string }).taskId === 'open-1')).toBe(
+      true,
+    );
     stop();
   });
 

@@ -121,6 +121,9 @@ describe('Electron main (mocked electron)', () => {
     const handler = h.ipcHandlers.get('sd:request')!;
     const own = { senderFrame: { url: pathToFileURL(h.windows[0].loadedFile!).href, parent: null } };
     expect(await handler(own, 'app.info', {}, 't1')).toMatchObject({ ok: true, value: { door: 'electron' } });
-    expect(await handler({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'app.info', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handler({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'app.info', {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 });

@@ -6,7 +6,14 @@ import { APP_CSP, dialogFor, isTrustedRendererUrl, rendererLocation, secureWebPr
 describe('Electron policy', () => {
   it('window preferences are isolated, sandboxed and without Node', () => {
     const prefs = secureWebPreferences('/app/out/preload/index.js');
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+    });
   });
 
   it('CSP allows only our own origin', () => {

@@ -114,7 +114,10 @@ describe('HTTP client', () => {
 describe('token from the address', () => {
   it('reads ?token= and strips it from the address bar, keeping other parts', () => {
     const replaceState = vi.fn();
-    const token = takeTokenFromLocation({ href: 'http://127.0.0.1:5000/?token=abc123&x=1#frag' } as Location, { state: null, replaceState } as unknown as History);
+    const token = takeTokenFromLocation(
+      { href: 'http://127.0.0.1:5000/?token=abc123&x=1#frag' } as Location,
+      { state: null, replaceState } as unknown as History,
+    );
     expect(token).toBe('abc123');
     expect(replaceState).toHaveBeenCalledWith(null, '', '/?x=1#frag');
   });
@@ -130,7 +133,9 @@ describe('Electron client', () => {
     const handlers: Record<string, (p: unknown) => void> = {};
     const bridge: StoreDoctorBridge = {
       request: vi.fn(async (name: string) =>
-        name === 'app.info' ? { ok: true as const, value: { version: '1', door: 'electron', demoAvailable: false } } : { ok: false as const, error: { code: 'refused' as const, message: 'no' } },
+        name === 'app.info'
+          ? { ok: true as const, value: { version: '1', door: 'electron', demoAvailable: false } }
+          : { ok: false as const, error: { code: 'refused' as const, message: 'no' } },
       ),
       cancel: vi.fn(),
       onEvent: vi.fn((name: string, cb: (p: unknown) => void) => {

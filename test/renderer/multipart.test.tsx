@@ -10,7 +10,12 @@ import { useEvidence } from '../../renderer/src/state/evidence';
 import { fakeClient, type FakeClient } from './fakeClient';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 
-vi.mock('uplot', () => ({ default: class { setSize() {} destroy() {} } }));
+vi.mock('uplot', () => ({
+  default: class {
+    setSize() {}
+    destroy() {}
+  },
+}));
 
 const report = syntheticReport(20, 1, 'bucket-a');
 let client: FakeClient;
@@ -21,7 +26,16 @@ beforeEach(() => {
     'store.recent': () => ({ recent: [] }),
     'store.open': () => ({ storeId: 'st-1', report }),
     'diagnose.run': () => syntheticDiagnosis('bucket-a'),
-    'repair.plan': () => ({ action: 'multipart', storePath: '/s', rootPath: '/s/bucket-a', summary: 'nothing to settle', why: [], steps: [], warnings: [], refusals: [] }),
+    'repair.plan': () => ({
+      action: 'multipart',
+      storePath: '/s',
+      rootPath: '/s/bucket-a',
+      summary: 'nothing to settle',
+      why: [],
+      steps: [],
+      warnings: [],
+      refusals: [],
+    }),
   });
   setClient(client);
 });

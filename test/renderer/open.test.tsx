@@ -12,7 +12,10 @@ import type { RequestOptions } from '../../renderer/src/client';
 
 vi.mock('uplot', () => ({
   default: class {
-    constructor(public opts: unknown, public data: unknown) {}
+    constructor(
+      public opts: unknown,
+      public data: unknown,
+    ) {}
     setSize() {}
     destroy() {}
   },
@@ -118,12 +121,13 @@ describe('cancelling long work', () => {
 describe('context imports from the Open view', () => {
   it('uploads a Fluent Bit config and offline listings as documents once a store is open', async () => {
     const client = makeClient({
-      'config.load': (input) => ({
-        files: [input.document?.name ?? String(input.path)],
-        format: 'classic',
-        outputs: [],
-        warnings: [],
-      }) as unknown as RequestResult<'config.load'>,
+      'config.load': (input) =>
+        ({
+          files: [input.document?.name ?? String(input.path)],
+          format: 'classic',
+          outputs: [],
+          warnings: [],
+        }) as unknown as RequestResult<'config.load'>,
       'evidence.importOffline': ({ documents }) => ({
         source: 'offline',
         bucket: 'bucket-a',
@@ -148,12 +152,18 @@ describe('context imports from the Open view', () => {
     const configInput = within(context).getByRole('region', { name: 'Fluent Bit config' }).querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(configInput, { target: { files: [new File(['[OUTPUT]\n    name s3\n'], 'fluent-bit.conf')] } });
     await within(context).findByText(/Read fluent-bit\.conf \(classic\)/);
-    expect(client.calls.find((c) => c.name === 'config.load')!.input).toEqual({ storeId: 'st-1', document: { name: 'fluent-bit.conf', text: '[OUTPUT]\n    name s3\n' } });
+    expect(client.calls.find((c) => c.name === 'config.load')!.input).toEqual({
+      storeId: 'st-1',
+      document: { name: 'fluent-bit.conf', text: '[OUTPUT]\n    name s3\n' },
+    });
 
     const listing = within(context).getByTestId('offline-input');
     fireEvent.change(listing, { target: { files: [new File(['{"Contents":[]}'], 'list.json', { type: 'application/json' })] } });
     expect((await within(context).findByTestId('offline-loaded')).textContent).toBe('Loaded: list.json (1 objects).');
-    expect(client.calls.find((c) => c.name === 'evidence.importOffline')!.input).toMatchObject({ storeId: 'st-1', documents: [{ name: 'list.json', text: '{"Contents":[]}' }] });
+    expect(client.calls.find((c) => c.name === 'evidence.importOffline')!.input).toMatchObject({
+      storeId: 'st-1',
+      documents: [{ name: 'list.json', text: '{"Contents":[]}' }],
+    });
     // the diagnosis is run again with the new evidence
     expect(client.calls.filter((c) => c.name === 'diagnose.run').length).toBeGreaterThanOrEqual(3);
   });

@@ -56,7 +56,17 @@ describe('chunks slice', () => {
 });
 
 function plan(partial: Partial<Plan> = {}): Plan {
-  return { action: 'repair-index', storePath: '/s', rootPath: '/s/bucket-a', summary: 's', why: [], steps: [{ kind: 'write-file', target: '/s/x', description: 'd' }], warnings: [], refusals: [], ...partial };
+  return {
+    action: 'repair-index',
+    storePath: '/s',
+    rootPath: '/s/bucket-a',
+    summary: 's',
+    why: [],
+    steps: [{ kind: 'write-file', target: '/s/x', description: 'd' }],
+    warnings: [],
+    refusals: [],
+    ...partial,
+  };
 }
 
 describe('plan flow slice', () => {
@@ -89,7 +99,10 @@ describe('plan flow slice', () => {
   });
 
   it('expects the bucket of the plan root and only allows apply when it is typed exactly', () => {
-    const roots = [{ path: '/s/bucket-a', bucket: 'bucket-a' }, { path: '/s/bucket-b', bucket: 'bucket-b' }];
+    const roots = [
+      { path: '/s/bucket-a', bucket: 'bucket-a' },
+      { path: '/s/bucket-b', bucket: 'bucket-b' },
+    ];
     expect(expectedBucket(plan(), roots, null)).toBe('bucket-a');
     expect(expectedBucket(plan({ rootPath: null }), roots, 'from-output')).toBe('from-output');
     expect(expectedBucket(plan({ rootPath: null }), roots, null)).toBeNull();

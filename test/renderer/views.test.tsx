@@ -14,7 +14,10 @@ import type { RequestResult } from '../../shared/contract';
 
 vi.mock('uplot', () => ({
   default: class {
-    constructor(public opts: unknown, public data: unknown) {}
+    constructor(
+      public opts: unknown,
+      public data: unknown,
+    ) {}
     setSize() {}
     destroy() {}
   },
@@ -153,11 +156,22 @@ describe('Repair wizard and live watch', () => {
     warnings: [],
     refusals: [],
   };
-  const result = { action: 'repair-index' as const, applied: true, summary: 'seq_index_0 now holds 17', steps: [{ step: repairPlan.steps[0], ok: true, message: 'written and read back' }], undoId: 'u-1', verified: true, warnings: [] };
+  const result = {
+    action: 'repair-index' as const,
+    applied: true,
+    summary: 'seq_index_0 now holds 17',
+    steps: [{ step: repairPlan.steps[0], ok: true, message: 'written and read back' }],
+    undoId: 'u-1',
+    verified: true,
+    warnings: [],
+  };
 
   it('plans, shows the diff, requires the bucket name, applies, verifies and offers undo', async () => {
     client = makeClient({
-      'repair.plan': ({ action }) => (action === 'undo' ? { ...repairPlan, action: 'undo', summary: 'Put back 9', steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }] } : repairPlan),
+      'repair.plan': ({ action }) =>
+        action === 'undo'
+          ? { ...repairPlan, action: 'undo', summary: 'Put back 9', steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }] }
+          : repairPlan,
       'repair.apply': ({ action }) => (action === 'undo' ? { ...result, action: 'undo', summary: 'restored 9', undoId: null } : result),
     });
     setClient(client);
@@ -177,7 +191,12 @@ describe('Repair wizard and live watch', () => {
     fireEvent.click(apply);
     const res = await screen.findByTestId('apply-result');
     expect(res.textContent).toContain('Applied — verified');
-    expect(client.calls.find((c) => c.name === 'repair.apply')!.input).toMatchObject({ storeId: 'st-1', action: 'repair-index', outputId: 0, confirm: 'bucket-a' });
+    expect(client.calls.find((c) => c.name === 'repair.apply')!.input).toMatchObject({
+      storeId: 'st-1',
+      action: 'repair-index',
+      outputId: 0,
+      confirm: 'bucket-a',
+    });
     await waitFor(() => expect(client.calls.some((c) => c.name === 'store.rescan')).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: 'Undo this change…' }));
     await screen.findByText('Plan: Put back 9');

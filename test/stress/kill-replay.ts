@@ -23,7 +23,14 @@ const KEY_FORMAT = '/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX';
 export function buildReplayChild(outDir: string): string {
   const out = path.join(outDir, 'replay-child.js');
   const esbuild = path.resolve(__dirname, '../../node_modules/.bin/esbuild');
-  execFileSync(esbuild, [path.resolve(__dirname, '../engine/repair/replay-child.ts'), '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`, '--log-level=error']);
+  execFileSync(esbuild, [
+    path.resolve(__dirname, '../engine/repair/replay-child.ts'),
+    '--bundle',
+    '--platform=node',
+    '--format=cjs',
+    `--outfile=${out}`,
+    '--log-level=error',
+  ]);
   return out;
 }
 
@@ -53,7 +60,10 @@ export interface ReplayKillResult {
   interrupted: number;
 }
 
-export async function runReplayKillTrials(trials: number, opts: { maxKillMs?: number; settleMs?: number; log?: (s: string) => void } = {}): Promise<ReplayKillResult> {
+export async function runReplayKillTrials(
+  trials: number,
+  opts: { maxKillMs?: number; settleMs?: number; log?: (s: string) => void } = {},
+): Promise<ReplayKillResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'sd-kill-replay-'));
   const client = testClient();
   const res: ReplayKillResult = { trials, failures: [], interrupted: 0 };
@@ -65,20 +75,34 @@ export async function runReplayKillTrials(trials: number, opts: { maxKillMs?: nu
         const report = await scanStore(fx.storeDir);
         const quarantined = report.roots[0].streams.find((s) => s.kind === 'quarantine')!.chunks;
         const md5s = new Map<string, string>();
-        for (const c of quarantined) md5s.set(createHash('md5').update((await readChunkFile(path.join(fx.root, c.path))).content).digest('hex'), c.path);
+        for (const c of quarantined)
+          md5s.set(
+            createHash('md5')
+              .update((await readChunkFile(path.join(fx.root, c.path))).content)
+              .digest('hex'),
+            c.path,
+          );
         const bucket = await newBucket(client, 'sd-kill', true);
         const r = await runChild(child, [fx.storeDir, fx.root, bucket, KEY_FORMAT], Math.floor(Math.random() * (opts.maxKillMs ?? 600)));
         if (!r.finished) res.interrupted++;
         if (r.stderr.includes('child failed')) res.failures.push(`trial ${i}: ${r.stderr.slice(0, 300)}`);
         // resume
         const again = await scanStore(fx.storeDir);
-        const plan = await planReplay({ storePath: fx.storeDir, root: again.roots[0], rootPath: fx.root, target: { bucket, keyFormat: KEY_FORMAT, compression: 'none', outputId: 0 }, safeNextIndex: 0, skipProcessCheck: true });
+        const plan = await planReplay({
+          storePath: fx.storeDir,
+          root: again.roots[0],
+          rootPath: fx.root,
+          target: { bucket, keyFormat: KEY_FORMAT, compression: 'none', outputId: 0 },
+          safeNextIndex: 0,
+          skipProcessCheck: true,
+        });
         const done = await applyReplay(plan, { client, skipProcessCheck: true, conditional: 'if-none-match', resumeSettleMs: opts.settleMs ?? 1000 });
         if (!done.verified) res.failures.push(`trial ${i}: resume not verified: ${done.summary}`);
         // verify
         const versions = await allVersions(client, bucket);
         const keys = new Set(versions.map((v) => v.key));
-        if (keys.size !== versions.length) res.failures.push(`trial ${i}: a key has ${versions.length - keys.size} extra version(s): something was overwritten`);
+        if (keys.size !== versions.length)
+          res.failures.push(`trial ${i}: a key has ${versions.length - keys.size} extra version(s): something was overwritten`);
         const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
         const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
         const etags = (listed.Contents ?? []).map((o) => (o.ETag ?? '').replace(/"/g, ''));

@@ -189,8 +189,15 @@ export async function startRgw(opts: StartOptions = {}): Promise<RgwServer> {
     log(`rgw: osd up (${Date.now() - t0} ms)`);
     const user = { accessKeyId: `SDTEST${randomBytes(7).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(20).toString('hex') };
     const other = { accessKeyId: `SDOTHER${randomBytes(7).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(20).toString('hex') };
-    for (const [uid, u] of [['store-doctor', user], ['other', other]] as const) {
-      await run('radosgw-admin', [...c, 'user', 'create', `--uid=${uid}`, `--display-name=${uid}`, `--access-key=${u.accessKeyId}`, `--secret=${u.secretAccessKey}`], 120_000);
+    for (const [uid, u] of [
+      ['store-doctor', user],
+      ['other', other],
+    ] as const) {
+      await run(
+        'radosgw-admin',
+        [...c, 'user', 'create', `--uid=${uid}`, `--display-name=${uid}`, `--access-key=${u.accessKeyId}`, `--secret=${u.secretAccessKey}`],
+        120_000,
+      );
     }
     launch('rgw', ['-n', 'client.rgw.a']);
     const endpoint = `http://127.0.0.1:${ports.rgw}`;

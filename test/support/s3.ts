@@ -42,7 +42,12 @@ export function s3Env(): S3TestEnv {
 
 /** A bucket name no other test (or earlier run) uses: `<base>-<time>-<random>`, valid for S3. */
 export function uniqueBucketName(base = 'test'): string {
-  const clean = base.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 30) || 'test';
+  const clean =
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 30) || 'test';
   return `${clean}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 

@@ -40,7 +40,12 @@ export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
     `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${d.at})`,
   ];
   if (!d.outputs.length) {
-    lines.push('', configPath ? `No S3 output to diagnose: ${configPath} has no S3 output with a bucket.` : 'No S3 output to diagnose (give --config, or the store has no seq_index file).');
+    lines.push(
+      '',
+      configPath
+        ? `No S3 output to diagnose: ${configPath} has no S3 output with a bucket.`
+        : 'No S3 output to diagnose (give --config, or the store has no seq_index file).',
+    );
   }
   for (const o of d.outputs) lines.push('', ...formatOutput(o));
   if (d.storeFindings.length) {
@@ -80,7 +85,14 @@ export function diagnosisJson(d: Diagnosis, configWarnings: FluentBitConfig['war
       collision: o.collision,
       resets: o.resets,
       timeline: o.timeline,
-      findings: o.findings.map(({ code, severity, summary, evidence, action, data }) => ({ code, severity, summary, evidence, action, ...(data ? { data } : {}) })),
+      findings: o.findings.map(({ code, severity, summary, evidence, action, data }) => ({
+        code,
+        severity,
+        summary,
+        evidence,
+        action,
+        ...(data ? { data } : {}),
+      })),
     })),
     storeFindings: d.storeFindings.map(({ code, severity, summary, evidence, action }) => ({ code, severity, summary, evidence, action })),
   };

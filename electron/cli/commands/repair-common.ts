@@ -41,7 +41,10 @@ function blocking(plan: RepairPlan, force?: boolean) {
 export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, force?: boolean): string {
   const b = blocking(plan, force);
   // what stops the plan comes first: the operator must not read a plan as if it will run
-  const lines: string[] = [...b.map((r) => `${plan.action} REFUSED: ${r.reason}${r.forceable ? ' (--force overrides)' : ''}`), `${plan.action}: ${plan.summary}`];
+  const lines: string[] = [
+    ...b.map((r) => `${plan.action} REFUSED: ${r.reason}${r.forceable ? ' (--force overrides)' : ''}`),
+    `${plan.action}: ${plan.summary}`,
+  ];
   if (plan.rootPath) lines.push(`Root: ${plan.rootPath}`);
   if (plan.why.length) lines.push('Why:', ...plan.why.map((w) => `  - ${w}`));
   if (plan.steps.length) {
@@ -49,13 +52,17 @@ export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, fo
     plan.steps.forEach((s, i) => {
       lines.push(`  ${i + 1}. ${s.kind} ${s.target}`);
       lines.push(`     ${s.description}`);
-      if (s.before !== undefined || s.after !== undefined) lines.push(`     before: ${s.before === null || s.before === undefined ? '(absent)' : JSON.stringify(s.before)}  after: ${s.after === null || s.after === undefined ? '(absent)' : JSON.stringify(s.after)}`);
+      if (s.before !== undefined || s.after !== undefined)
+        lines.push(
+          `     before: ${s.before === null || s.before === undefined ? '(absent)' : JSON.stringify(s.before)}  after: ${s.after === null || s.after === undefined ? '(absent)' : JSON.stringify(s.after)}`,
+        );
     });
   }
   const skipped = plan.replayItems?.filter((i) => i.state === 'skipped') ?? [];
   if (skipped.length) lines.push('Skipped:', ...skipped.map((i) => `  - ${i.chunkPath}: ${i.message}`));
   if (plan.warnings.length) lines.push('Warnings:', ...plan.warnings.map((w) => `  ! ${w}`));
-  if (plan.refusals.length) lines.push('Refused:', ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (force ? ' (overridden by --force)' : ' (--force overrides)') : ''}`));
+  if (plan.refusals.length)
+    lines.push('Refused:', ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (force ? ' (overridden by --force)' : ' (--force overrides)') : ''}`));
   if (b.length) lines.push('Nothing can be applied until the refusals above are resolved.');
   return lines.join('\n') + '\n';
 }
@@ -73,7 +80,8 @@ export function dryRunFooter(plan: RepairPlan, run: Pick<ActionRun, 'client' | '
   const head = 'Dry run: nothing was changed.';
   if (blocking(plan, run.opts.force).length) return `${head} Resolve the refusals above first.\n`;
   if (!plan.steps.length) return `${head} Nothing to apply.\n`;
-  if (run.client === 'apply' && !run.opts.live) return `${head} Run again with --apply --live to do it (the upload needs the bucket; add --endpoint/--profile as needed).\n`;
+  if (run.client === 'apply' && !run.opts.live)
+    return `${head} Run again with --apply --live to do it (the upload needs the bucket; add --endpoint/--profile as needed).\n`;
   return `${head} Run again with --apply to do it.\n`;
 }
 
@@ -90,7 +98,8 @@ export interface ActionRun {
 export async function runRepairAction(run: ActionRun): Promise<void> {
   const { opts } = run;
   const ac = cancelOnSigint();
-  if (opts.force) process.stderr.write('WARNING: --force given: refusals that protect your data (Fluent Bit running, index below the safe value) are overridden.\n');
+  if (opts.force)
+    process.stderr.write('WARNING: --force given: refusals that protect your data (Fluent Bit running, index below the safe value) are overridden.\n');
   let ctx: DiagnosisContext;
   let client = null;
   let plan: RepairPlan | null = null;
@@ -105,7 +114,11 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
       ctx = { storePath: run.store, ...d };
       const wantClient = run.client === 'plan' || (run.client === 'apply' && opts.apply);
       if (wantClient) {
-        if (!opts.live) throw new CliError(`${run.action}${run.client === 'apply' ? ' --apply' : ''} needs the bucket: add --live (and --endpoint/--profile as needed)`, EXIT.USAGE);
+        if (!opts.live)
+          throw new CliError(
+            `${run.action}${run.client === 'apply' ? ' --apply' : ''} needs the bucket: add --live (and --endpoint/--profile as needed)`,
+            EXIT.USAGE,
+          );
         const t = pickTarget(ctx, { outputId: ev.outputId }, run.action !== 'multipart' && run.action !== 'recover-versions');
         client = createS3Client({
           profile: opts.profile ?? t.s3?.profile ?? undefined,
@@ -140,7 +153,8 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
     clearProgress();
     let out: unknown = err;
     if (err instanceof RefusedError) out = new CliError(err.message, EXIT.REFUSED);
-    else if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError) out = new CliError(err.message, EXIT.USAGE);
+    else if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError)
+      out = new CliError(err.message, EXIT.USAGE);
     // --json: scripts always get one JSON document on stdout, also when refused or failed.
     if (opts.json) {
       const exitCode = out instanceof CliError ? out.exitCode : EXIT.FAILED;

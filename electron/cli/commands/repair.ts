@@ -36,11 +36,12 @@ export function registerRepair(program: Command): void {
     await runRepairAction({ action: 'restore-index', store, opts, actionOptions: { shadowDir: opts.shadowDir } });
   });
 
-  addRepairOptions(program.command('undo <store>').description('undo the last applied action on this store (restores previous bytes or absence exactly)'), true).action(
-    async (store: string, opts: RepairCliOptions) => {
-      await runRepairAction({ action: 'undo', store, opts });
-    },
-  );
+  addRepairOptions(
+    program.command('undo <store>').description('undo the last applied action on this store (restores previous bytes or absence exactly)'),
+    true,
+  ).action(async (store: string, opts: RepairCliOptions) => {
+    await runRepairAction({ action: 'undo', store, opts });
+  });
 
   addRepairOptions(
     program
@@ -68,6 +69,12 @@ export function registerRepair(program: Command): void {
       .option('--prefix <prefix>', 'only keys under this prefix')
       .option('--recovery-prefix <prefix>', 'where the copies go (default store-doctor-recovered/<time>/)'),
   ).action(async (store: string, opts: RepairCliOptions & { prefix?: string; recoveryPrefix?: string }) => {
-    await runRepairAction({ action: 'recover-versions', store, opts, client: 'plan', actionOptions: { prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix } });
+    await runRepairAction({
+      action: 'recover-versions',
+      store,
+      opts,
+      client: 'plan',
+      actionOptions: { prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix },
+    });
   });
 }

@@ -21,7 +21,7 @@ export function registerReplay(program: Command): void {
       .description('upload buffered chunks (old streams and quarantine/) create-only, then move them to .store-doctor/replayed/')
       .option('--include-active', 'also replay the active (newest) stream')
       .option('--time <ISO time>', 'key time for every chunk (default: its first record time)')
-      .addOption(new Option('--compression <c>', 'override the output\'s compression').choices(['none', 'gzip']))
+      .addOption(new Option('--compression <c>', "override the output's compression").choices(['none', 'gzip']))
       .option('--concurrency <n>', 'parallel uploads (default 4)'),
   ).action(async (store: string, opts: ReplayCliOptions) => {
     let time: Date | undefined;

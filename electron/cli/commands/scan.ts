@@ -40,7 +40,10 @@ function streamLines(s: StreamInfo): string[] {
   if (s.kind === 'multipart') {
     for (const c of s.chunks) {
       const mp = c.multipart;
-      if (mp) out.push(`      ${c.name}: ${mp.s3Key} upload ${mp.uploadId}, parts ${mp.completeParts.map((p) => p.partNumber).join(',') || 'none'}${mp.problems.length ? ` — ${mp.problems.join(' ')}` : ''}`);
+      if (mp)
+        out.push(
+          `      ${c.name}: ${mp.s3Key} upload ${mp.uploadId}, parts ${mp.completeParts.map((p) => p.partNumber).join(',') || 'none'}${mp.problems.length ? ` — ${mp.problems.join(' ')}` : ''}`,
+        );
     }
   }
   for (const c of s.chunks) if (c.status !== 'ok') out.push(`      ! ${c.name}: ${c.status} — ${c.message}`);

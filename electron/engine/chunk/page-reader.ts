@@ -40,7 +40,7 @@ export interface RecordPageResult extends PagerResult {
 }
 
 function usable(h: ChunkHeader): boolean {
-  return h.contentStart !== null && h.logicalEnd !== null && (h.status !== 'too-short' && h.status !== 'bad-magic');
+  return h.contentStart !== null && h.logicalEnd !== null && h.status !== 'too-short' && h.status !== 'bad-magic';
 }
 
 /**
@@ -73,7 +73,7 @@ export async function readRecordPage(
       onCheckpoint: cache ? (r, b) => cache.set(r, b) : undefined,
       checkpointEvery: EVERY,
     });
-    for (let p = cStart + startByte; p < cEnd && !pager.finished; ) {
+    for (let p = cStart + startByte; p < cEnd && !pager.finished;) {
       opts.signal?.throwIfAborted();
       const buf = await src.read(p, Math.min(BLOCK, cEnd - p));
       if (buf.length === 0) break;

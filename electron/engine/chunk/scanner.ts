@@ -161,7 +161,14 @@ export class ChunkScanner {
     let count: RecordCount | null = this.counter ? this.counter.finish() : null;
     if (!count && this.records && h.status === 'zero-byte') count = { records: 0, firstRecordTime: null, lastRecordTime: null };
     const metaLen = this.meta.reduce((n, b) => n + b.length, 0);
-    const meta = h.status === 'zero-byte' ? Buffer.alloc(0) : h.metaLength !== null && metaLen === h.metaLength ? (this.meta.length === 1 ? this.meta[0] : Buffer.concat(this.meta)) : null;
+    const meta =
+      h.status === 'zero-byte'
+        ? Buffer.alloc(0)
+        : h.metaLength !== null && metaLen === h.metaLength
+          ? this.meta.length === 1
+            ? this.meta[0]
+            : Buffer.concat(this.meta)
+          : null;
     const content = this.content ? Buffer.concat(this.content) : null;
     return { header: h, meta, count, slackZero: this.slackZero, content };
   }

@@ -49,7 +49,14 @@ function parseOne(format: string, tagDelimiters: string, key: string, lastModifi
   const parts = parseKey(format, key, { tagDelimiters });
   if (!parts) return null;
   const window = keyTimeWindow(format, parts);
-  return { key, parts, index: parts.index ?? null, indexText: parts.indexText ?? null, time: isoOrNull(lastModified) ?? window?.start.toISOString() ?? null, window };
+  return {
+    key,
+    parts,
+    index: parts.index ?? null,
+    indexText: parts.indexText ?? null,
+    time: isoOrNull(lastModified) ?? window?.start.toISOString() ?? null,
+    window,
+  };
 }
 
 export function analyzeBucket(format: string, tagDelimiters: string, evidence: S3Evidence | null): BucketAnalysis {
@@ -107,12 +114,20 @@ export function analyzeBucket(format: string, tagDelimiters: string, evidence: S
   const byKey = new Map<string, ParsedKey[]>();
   for (const p of uploads) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p]);
   for (const [key, list] of byKey) {
-    if (list.length > 1) a.overwritten.set(key, [...list].sort((x, y) => (x.time ?? '').localeCompare(y.time ?? '')));
+    if (list.length > 1)
+      a.overwritten.set(
+        key,
+        [...list].sort((x, y) => (x.time ?? '').localeCompare(y.time ?? '')),
+      );
   }
   const byIndex = new Map<number, ParsedKey[]>();
   for (const p of uploads) if (p.index !== null) byIndex.set(p.index, [...(byIndex.get(p.index) ?? []), p]);
   for (const [index, list] of byIndex) {
-    if (list.length > 1) a.reused.set(index, [...list].sort((x, y) => (x.time ?? '').localeCompare(y.time ?? '')));
+    if (list.length > 1)
+      a.reused.set(
+        index,
+        [...list].sort((x, y) => (x.time ?? '').localeCompare(y.time ?? '')),
+      );
   }
   a.timeline = uploads
     .filter((p) => p.index !== null && p.time !== null)

@@ -66,7 +66,12 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     return seq && seq.value !== null && Number.isSafeInteger(seq.value) ? seq.value : null;
   };
   const safe = new Map(targets.map((t) => [t.id, safeIndexOf(t, buckets.get(t.id)!, persistedOf(t), seqOf(t), allTargets, config)]));
-  const safeForMismatch = new Map(targets.map((t) => [t.id, { ...safe.get(t.id)!, incomplete: !!buckets.get(t.id)!.evidence && !buckets.get(t.id)!.evidence!.complete, noEvidence: !buckets.get(t.id)!.evidence }]));
+  const safeForMismatch = new Map(
+    targets.map((t) => [
+      t.id,
+      { ...safe.get(t.id)!, incomplete: !!buckets.get(t.id)!.evidence && !buckets.get(t.id)!.evidence!.complete, noEvidence: !buckets.get(t.id)!.evidence },
+    ]),
+  );
 
   for (const target of targets) {
     const ev = evidence.get(target.id) ?? null;
@@ -94,7 +99,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         code: 'ROOT_NOT_FOUND',
         severity: 'warning',
         summary: `The store has no root for bucket ${target.bucket} (${target.rootPath}): Fluent Bit would create it empty${target.hasIndex ? ' and start $INDEX at 0' : ''}.`,
-        evidence: [`roots in the store: ${report.roots.map((r) => r.bucket).join(', ') || 'none'}`, `config: store_dir ${target.s3?.storeDir}, bucket ${target.bucket}`],
+        evidence: [
+          `roots in the store: ${report.roots.map((r) => r.bucket).join(', ') || 'none'}`,
+          `config: store_dir ${target.s3?.storeDir}, bucket ${target.bucket}`,
+        ],
         action: 'Check that this is the store_dir of this Fluent Bit (or the right snapshot) before repairing anything.',
         outputId: target.id,
       });
@@ -133,7 +141,15 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       });
     }
     if (ev?.notes.length && ev.complete) {
-      findings.push({ code: 'NO_EVIDENCE', severity: 'info', summary: `Evidence notes: ${ev.notes.join('; ')}`, evidence: ev.notes, action: 'None needed; some checks were skipped.', outputId: target.id, data: { reason: 'notes' } });
+      findings.push({
+        code: 'NO_EVIDENCE',
+        severity: 'info',
+        summary: `Evidence notes: ${ev.notes.join('; ')}`,
+        evidence: ev.notes,
+        action: 'None needed; some checks were skipped.',
+        outputId: target.id,
+        data: { reason: 'notes' },
+      });
     }
     findings.sort(bySeverity);
     outputs.push({
@@ -145,7 +161,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       persistedNextIndex: persisted,
       highestIndexInBucket: bucket.highestIndex,
       safeNextIndex,
-      ...(bucket.highestIndexText !== null && BigInt(bucket.highestIndexText) > BigInt(Number.MAX_SAFE_INTEGER) ? { highestIndexInBucketText: bucket.highestIndexText } : {}),
+      ...(bucket.highestIndexText !== null && BigInt(bucket.highestIndexText) > BigInt(Number.MAX_SAFE_INTEGER)
+        ? { highestIndexInBucketText: bucket.highestIndexText }
+        : {}),
       ...(safeNextIndexText !== null ? { safeNextIndexText } : {}),
       timeline: bucket.timeline,
       resets: bucket.resets,
@@ -173,18 +191,34 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     }
     for (const p of report.problems) {
       if (p.severity === 'info') continue;
-      storeFindings.push({ code: 'CHUNK_DAMAGED', severity: p.severity === 'error' ? 'error' : 'warning', summary: `Store problem: ${p.message}`, evidence: [p.path], action: `Inspect with \`store-doctor scan ${cmd.store}\`.`, outputId: null });
+      storeFindings.push({
+        code: 'CHUNK_DAMAGED',
+        severity: p.severity === 'error' ? 'error' : 'warning',
+        summary: `Store problem: ${p.message}`,
+        evidence: [p.path],
+        action: `Inspect with \`store-doctor scan ${cmd.store}\`.`,
+        outputId: null,
+      });
     }
   }
   storeFindings.sort(bySeverity);
   return { at: at.toISOString(), outputs, storeFindings };
 }
 
-function rootFindings(root: RootReport, target: Target | null, ev: S3Evidence | null, all: Target[], config: FluentBitConfig | null, cmd: CommandContext, safe: Map<number, MismatchSafe>): Finding[] {
+function rootFindings(
+  root: RootReport,
+  target: Target | null,
+  ev: S3Evidence | null,
+  all: Target[],
+  config: FluentBitConfig | null,
+  cmd: CommandContext,
+  safe: Map<number, MismatchSafe>,
+): Finding[] {
   const owners = all.filter((t) => t.root === root);
   const id = target?.id ?? null;
   const out = backlogFindings(root, id, cmd);
-  const belongs = (k: string) => owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
+  const belongs = (k: string) =>
+    owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
   out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, cmd));
   const mismatch = outputIdMismatch(root, config, owners, cmd, safe);
   if (mismatch) out.push(mismatch.finding);

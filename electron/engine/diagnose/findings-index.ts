@@ -61,7 +61,11 @@ function protectAction(c: IndexContext): string {
   const shadow = command(c.cmd, 'protect-index', c.target.id, { evidence: false, extra: ['--method', 'shadow'], apply: true });
   const restore = command(c.cmd, 'restore-index', c.target.id, { evidence: false, apply: true });
   const viaShadow = `keep a shadow copy outside store_dir: \`${shadow}\`, and run \`${restore}\` before each start (ExecStartPre, init container)`;
-  if (c.rootSiblings.some((s) => !s.hasIndex)) return `A marker would be uploaded by ${c.rootSiblings.filter((s) => !s.hasIndex).map((s) => s.displayName).join(', ')}: ${viaShadow}.`;
+  if (c.rootSiblings.some((s) => !s.hasIndex))
+    return `A marker would be uploaded by ${c.rootSiblings
+      .filter((s) => !s.hasIndex)
+      .map((s) => s.displayName)
+      .join(', ')}: ${viaShadow}.`;
   return `Protect the index with a marker chunk: \`${marker}\` (or ${viaShadow}).`;
 }
 
@@ -78,7 +82,9 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       severity: empty ? 'info' : 'error',
       summary: `seq_index_${id} is missing: Fluent Bit will start $INDEX at 0${used ? ` although the bucket already has index ${highestText(bucket)}` : ''}.`,
       evidence: [
-        target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist` : `root ${target.rootPath ?? target.bucket} is not in the store`,
+        target.root
+          ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist`
+          : `root ${target.rootPath ?? target.bucket} is not in the store`,
         target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (spec §5.4)' : '',
         used
           ? `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`
@@ -92,16 +98,29 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       ].filter(Boolean),
       action: empty
         ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 is safe.'
-        : repairAction(c, bucket.evidence ? 'Restore the index before Fluent Bit starts again.' : 'Restore the index before Fluent Bit starts again; give the bucket listing so the value can be checked.'),
+        : repairAction(
+            c,
+            bucket.evidence
+              ? 'Restore the index before Fluent Bit starts again.'
+              : 'Restore the index before Fluent Bit starts again; give the bucket listing so the value can be checked.',
+          ),
       outputId: id,
-      data: { expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null, safeNextIndex: incomplete(c) ? null : c.safeNextIndex, lowerBound: c.safeNextIndex },
+      data: {
+        expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null,
+        safeNextIndex: incomplete(c) ? null : c.safeNextIndex,
+        lowerBound: c.safeNextIndex,
+      },
     });
   } else if (seq.status === 'empty' || seq.status === 'not-a-number') {
     out.push({
       code: 'INDEX_FILE_UNREADABLE',
       severity: 'critical',
       summary: `seq_index_${id} cannot be read (${seq.status}): Fluent Bit refuses to start ("Failed to read from sequential index metadata file").`,
-      evidence: [`${seq.path}: ${seq.fileSize} bytes, ${JSON.stringify(seq.raw)}`, seq.message, 'an empty or non-numeric file stops every start the same way (spec §10)'],
+      evidence: [
+        `${seq.path}: ${seq.fileSize} bytes, ${JSON.stringify(seq.raw)}`,
+        seq.message,
+        'an empty or non-numeric file stops every start the same way (spec §10)',
+      ],
       action: repairAction(c, 'Replace the file with a valid value.'),
       outputId: id,
       data: { path: seq.path, status: seq.status },
@@ -111,7 +130,11 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       code: 'INDEX_BEHIND_BUCKET',
       severity: 'error',
       summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${highestText(bucket)}: the next uploads reuse used values.`,
-      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`, incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndexText ?? c.safeNextIndex}`],
+      evidence: [
+        `${seq.path} = ${seq.valueText ?? c.persisted}`,
+        `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`,
+        incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndexText ?? c.safeNextIndex}`,
+      ],
       action: repairAction(c, 'Move the index past the bucket.'),
       outputId: id,
       data: { persisted: c.persisted, highest: bucket.highestIndex, highestText: highestText(bucket) },
@@ -131,7 +154,10 @@ function beyondExactFinding(c: IndexContext): Finding | null {
     severity: 'error',
     summary: `The next $INDEX must be ${c.safeNextIndexText}, beyond 2^53 - 1: Store Doctor shows it exactly but will not write or allocate it.`,
     evidence: [
-      ...capped(bucket.beyondExact.map((p) => `index ${p.indexText}: ${p.key}${when(p)}`), 10),
+      ...capped(
+        bucket.beyondExact.map((p) => `index ${p.indexText}: ${p.key}${when(p)}`),
+        10,
+      ),
       bucket.highestIndexText !== null ? `highest $INDEX in the bucket: ${bucket.highestIndexText} (${bucket.highestKey})` : '',
       c.strayFloor ? strayFloorLine(c.strayFloor) : '',
       `highestIndexInBucket / safeNextIndex as numbers are rounded up (${bucket.highestIndex ?? '—'} / ${c.safeNextIndex}); the exact values are in highestIndexInBucketText / safeNextIndexText`,
@@ -149,7 +175,13 @@ export function reuseFindings(c: IndexContext): Finding[] {
   if (bucket.reused.size) {
     const indices = [...bucket.reused.keys()].sort((a, b) => a - b);
     const maxUses = [...bucket.reused.values()].reduce((m, l) => Math.max(m, l.length), 0);
-    const lines = indices.map((i) => `index ${i}: ${bucket.reused.get(i)!.map((p) => `${p.key}${when(p)}`).join(', ')}`);
+    const lines = indices.map(
+      (i) =>
+        `index ${i}: ${bucket.reused
+          .get(i)!
+          .map((p) => `${p.key}${when(p)}`)
+          .join(', ')}`,
+    );
     out.push({
       code: 'INDEX_REUSED',
       severity: 'warning',
@@ -216,7 +248,13 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
     ],
     action: `Do not start Fluent Bit yet. ${repairAction(c, 'Move the index past the bucket first.')}`,
     outputId: target.id,
-    data: { startIndex: start, keys: atRisk.map((p) => p.key), indices: atRisk.map((p) => p.index), windowStart: c.at.toISOString(), windowEnd: until === Infinity ? null : new Date(until).toISOString() },
+    data: {
+      startIndex: start,
+      keys: atRisk.map((p) => p.key),
+      indices: atRisk.map((p) => p.index),
+      windowStart: c.at.toISOString(),
+      windowEnd: until === Infinity ? null : new Date(until).toISOString(),
+    },
   };
 }
 

@@ -65,8 +65,16 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
 const stripQuotes = (e: string) => e.replace(/^\s*"|"\s*$/g, '').trim();
 
 /** Local multipart records vs the server's in-progress uploads (null = not listed). */
-export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | null, keyBelongs: (key: string) => boolean, outputId: number | null, cmd: CommandContext): Finding[] {
-  const records = root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.filter((c) => c.multipart).map((c) => ({ chunk: c, rec: c.multipart! })));
+export function multipartFindings(
+  root: RootReport,
+  uploads: S3UploadEntry[] | null,
+  keyBelongs: (key: string) => boolean,
+  outputId: number | null,
+  cmd: CommandContext,
+): Finding[] {
+  const records = root.streams
+    .filter((s) => s.kind === 'multipart')
+    .flatMap((s) => s.chunks.filter((c) => c.multipart).map((c) => ({ chunk: c, rec: c.multipart! })));
   const pending: string[] = [];
   const orphaned: string[] = [];
   let orphanedSeverity: 'error' | 'warning' = 'warning';
@@ -92,18 +100,25 @@ export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | n
     matched.add(`${server.key}\n${server.uploadId}`);
     if (server.parts) {
       const local = rec.completeParts.map((p) => `${p.partNumber}:${stripQuotes(p.etag)}`).join(' ');
-      const remote = [...server.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => `${p.partNumber}:${stripQuotes(p.etag)}`).join(' ');
+      const remote = [...server.parts]
+        .sort((a, b) => a.partNumber - b.partNumber)
+        .map((p) => `${p.partNumber}:${stripQuotes(p.etag)}`)
+        .join(' ');
       if (local !== remote) {
         orphaned.push(`${label} — parts differ: local [${local}] vs server [${remote}]; completion would fail (InvalidPart) or leave parts out`);
         orphanedSeverity = 'error';
         continue;
       }
     }
-    pending.push(`${label} — matches the server upload${server.parts ? ` (${plural(server.parts.length, 'part')}, ${bytes(server.parts.reduce((a, p) => a + p.size, 0))})` : ''}${server.initiated ? `, initiated ${server.initiated}` : ''}`);
+    pending.push(
+      `${label} — matches the server upload${server.parts ? ` (${plural(server.parts.length, 'part')}, ${bytes(server.parts.reduce((a, p) => a + p.size, 0))})` : ''}${server.initiated ? `, initiated ${server.initiated}` : ''}`,
+    );
   }
   for (const u of uploads ?? []) {
     if (matched.has(`${u.key}\n${u.uploadId}`) || !keyBelongs(u.key)) continue;
-    orphaned.push(`${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it`);
+    orphaned.push(
+      `${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it`,
+    );
   }
   const out: Finding[] = [];
   if (pending.length) {
@@ -112,7 +127,9 @@ export function multipartFindings(root: RootReport, uploads: S3UploadEntry[] | n
       severity: uploads ? 'info' : 'warning',
       summary: `${plural(pending.length, 'multipart upload')} in progress: Fluent Bit completes ${pending.length === 1 ? 'it' : 'them'} at its next start${uploads ? '' : ' (server side not checked)'}.`,
       evidence: pending,
-      action: uploads ? `Nothing to do, or complete now: \`${command(cmd, 'multipart', outputId, { live: true, extra: ['--complete'], apply: true })}\`.` : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
+      action: uploads
+        ? `Nothing to do, or complete now: \`${command(cmd, 'multipart', outputId, { live: true, extra: ['--complete'], apply: true })}\`.`
+        : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
       outputId,
     });
   }
@@ -156,15 +173,31 @@ function mismatchRepair(id: number, safe: MismatchSafe | undefined, cmd: Command
   const repair = command(cmd, 'repair-index', id, { apply: true });
   if (!safe) return { action: `Write the right value into the config's file: \`${repair}\` (the stray file's value is a lower bound).`, evidence: [] };
   const evidence = safe.strayFloor ? [strayFloorLine(safe.strayFloor)] : [];
-  if (safe.safeNextIndexText !== null) return { action: `Write ${safe.safeNextIndexText} into seq_index_${id} by hand with Fluent Bit stopped: it is beyond 2^53 - 1, which Store Doctor will not write (INDEX_BEYOND_EXACT_RANGE).`, evidence };
+  if (safe.safeNextIndexText !== null)
+    return {
+      action: `Write ${safe.safeNextIndexText} into seq_index_${id} by hand with Fluent Bit stopped: it is beyond 2^53 - 1, which Store Doctor will not write (INDEX_BEYOND_EXACT_RANGE).`,
+      evidence,
+    };
   if (safe.noEvidence || safe.incomplete) {
-    return { action: `Give complete bucket evidence, then write the safe next index (at least ${safe.safeNextIndex}, the stray value included) into the config's file: \`${repair}\`.`, evidence };
+    return {
+      action: `Give complete bucket evidence, then write the safe next index (at least ${safe.safeNextIndex}, the stray value included) into the config's file: \`${repair}\`.`,
+      evidence,
+    };
   }
-  return { action: `Write the safe next index into the config's file: \`${repair}\` writes ${safe.safeNextIndex} (never below the stray file's value).`, evidence };
+  return {
+    action: `Write the safe next index into the config's file: \`${repair}\` writes ${safe.safeNextIndex} (never below the stray file's value).`,
+    evidence,
+  };
 }
 
 /** seq_index files in a root that no `$INDEX` output of the config owns (outputs reordered). */
-export function outputIdMismatch(root: RootReport, config: FluentBitConfig | null, owners: Target[], cmd: CommandContext, safe: Map<number, MismatchSafe> = new Map()): { finding: Finding; attachTo: number | null } | null {
+export function outputIdMismatch(
+  root: RootReport,
+  config: FluentBitConfig | null,
+  owners: Target[],
+  cmd: CommandContext,
+  safe: Map<number, MismatchSafe> = new Map(),
+): { finding: Finding; attachTo: number | null } | null {
   if (!config) return null;
   const ownerIds = new Set(owners.filter((t) => t.hasIndex).map((t) => t.id));
   const stray = strayIndexFiles(root, owners);
@@ -173,7 +206,9 @@ export function outputIdMismatch(root: RootReport, config: FluentBitConfig | nul
   const repair = lacking.length ? mismatchRepair(lacking[0].id, safe.get(lacking[0].id), cmd) : null;
   const describe = (id: number | null) => {
     const o = id === null ? undefined : config.outputs.find((x) => x.id === id);
-    return o ? `output ${id} is ${o.displayName} (${o.plugin}${o.s3 ? `, bucket ${o.s3.bucket}${o.s3.hasIndex ? '' : ', no $INDEX'}` : ''})` : `no output has id ${id}`;
+    return o
+      ? `output ${id} is ${o.displayName} (${o.plugin}${o.s3 ? `, bucket ${o.s3.bucket}${o.s3.hasIndex ? '' : ', no $INDEX'}` : ''})`
+      : `no output has id ${id}`;
   };
   return {
     attachTo: lacking[0]?.id ?? owners[0]?.id ?? null,

@@ -8,7 +8,16 @@
  * key format allows: planLiveListing(input), listLiveEvidence(client, opts).
  */
 export { diagnose, worstSeverity, bySeverity, SEVERITY_ORDER, type DiagnoseInput } from './diagnose';
-export { planLiveListing, listLiveEvidence, listingModeNote, oldestBufferedTime, collisionWindowMs, type LiveListingPlan, type LiveListingInput, type LiveEvidenceOptions } from './live';
+export {
+  planLiveListing,
+  listLiveEvidence,
+  listingModeNote,
+  oldestBufferedTime,
+  collisionWindowMs,
+  type LiveListingPlan,
+  type LiveListingInput,
+  type LiveEvidenceOptions,
+} from './live';
 export { runDiagnosis, offlineTarget, type RunDiagnosisOptions, type DiagnosisRun } from './run';
 export { DiagnoseInputError, selectTargets, matchRoot, normalizeRootPath, type Target } from './targets';
 export { analyzeBucket, findResets, type BucketAnalysis, type ParsedKey } from './bucket';

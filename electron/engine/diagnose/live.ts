@@ -67,7 +67,13 @@ export function oldestBufferedTime(root: RootReport | null): { time: Date; what:
       const first = valid(c.firstRecordTime);
       const mtime = valid(c.mtime);
       const [t, how] =
-        first !== null ? [first, 'first record'] : mtime !== null ? [mtime, 'file time'] : streamStart !== null ? [streamStart - MAX_ZONE_AHEAD_MS, 'stream start'] : [null, ''];
+        first !== null
+          ? [first, 'first record']
+          : mtime !== null
+            ? [mtime, 'file time']
+            : streamStart !== null
+              ? [streamStart - MAX_ZONE_AHEAD_MS, 'stream start']
+              : [null, ''];
       if (t !== null && (!best || t < best.t)) best = { t, what: `${c.path} (${how} ${new Date(t).toISOString()})` };
     }
   }
@@ -81,7 +87,10 @@ export function planLiveListing(input: LiveListingInput): LiveListingPlan {
   const res = timeResolution(input.keyFormat);
   const collision = analyzeCollisions(input.keyFormat, input.tagDelimiters);
   if (collision.risk === 'always' || res.seconds === null) return full('the key format has no time in it, so a reset index can overwrite any existing key');
-  if (!res.absolute) return full(`the time fields of the key format (${res.conversions.map((c) => '%' + c).join(' ')}) repeat periodically, so a reset index can overwrite keys of any age`);
+  if (!res.absolute)
+    return full(
+      `the time fields of the key format (${res.conversions.map((c) => '%' + c).join(' ')}) repeat periodically, so a reset index can overwrite keys of any age`,
+    );
   const at = input.at.getTime();
   const windowStart = at - collisionWindowMs(res.seconds);
   const buffered = oldestBufferedTime(input.root);
@@ -128,7 +137,10 @@ export async function listLiveEvidence(client: S3Client, opts: LiveEvidenceOptio
   // in the bucket" and a safe next index of 0. Fail instead; partial denials degrade with a note.
   const denied = ev.notes.filter((n) => n.startsWith('ListObjectsV2 denied'));
   if (!ev.complete && !ev.objects.length && denied.length && !opts.signal?.aborted) {
-    throw new S3EvidenceError(`cannot list bucket "${opts.bucket}": ${denied[0]} Check the credentials (profile, environment) and the s3:ListBucket permission.`, 'forbidden');
+    throw new S3EvidenceError(
+      `cannot list bucket "${opts.bucket}": ${denied[0]} Check the credentials (profile, environment) and the s3:ListBucket permission.`,
+      'forbidden',
+    );
   }
   ev.notes = [listingModeNote(plan, ev.requests), ...ev.notes];
   return { evidence: ev, plan };

@@ -46,10 +46,14 @@ export function offlineTarget(targets: Target[], evidence: S3Evidence, outputId?
     if (!t) throw new DiagnoseInputError(`output ${outputId} is not an S3 output of the config`);
     return t;
   }
-  if (!targets.length) throw new DiagnoseInputError('the listing cannot be tied to an output: no S3 output in the config (or no seq_index file without a config)');
+  if (!targets.length)
+    throw new DiagnoseInputError('the listing cannot be tied to an output: no S3 output in the config (or no seq_index file without a config)');
   if (evidence.bucket) {
     const t = targets.find((x) => x.bucket === evidence.bucket);
-    if (!t) throw new DiagnoseInputError(`the listing is of bucket ${evidence.bucket}, which no S3 output uses (${targets.map((x) => x.bucket).join(', ')}); pick one with --output`);
+    if (!t)
+      throw new DiagnoseInputError(
+        `the listing is of bucket ${evidence.bucket}, which no S3 output uses (${targets.map((x) => x.bucket).join(', ')}); pick one with --output`,
+      );
     return t;
   }
   return targets[0];
@@ -63,7 +67,8 @@ export async function runDiagnosis(opts: RunDiagnosisOptions): Promise<Diagnosis
     else {
       if (!config) throw new DiagnoseInputError(`--output ${opts.output}: a name needs --config (or give the numeric id)`);
       const o = findOutput(config, opts.output);
-      if (!o) throw new DiagnoseInputError(`--output ${opts.output}: no output with that name or alias (${config.outputs.map((x) => x.displayName).join(', ')})`);
+      if (!o)
+        throw new DiagnoseInputError(`--output ${opts.output}: no output with that name or alias (${config.outputs.map((x) => x.displayName).join(', ')})`);
       outputId = o.id;
     }
   }

@@ -26,7 +26,14 @@ export interface SafeIndex {
   strayFloor: { value: string; files: SeqIndexInfo[] } | null;
 }
 
-export function safeIndexOf(target: Target, bucket: BucketAnalysis, persisted: number | null, ownSeq: SeqIndexInfo | null, all: Target[], config: FluentBitConfig | null): SafeIndex {
+export function safeIndexOf(
+  target: Target,
+  bucket: BucketAnalysis,
+  persisted: number | null,
+  ownSeq: SeqIndexInfo | null,
+  all: Target[],
+  config: FluentBitConfig | null,
+): SafeIndex {
   let safe = bucket.highestIndexText !== null ? BigInt(bucket.highestIndexText) + 1n : 0n;
   if (persisted !== null && BigInt(persisted) > safe) safe = BigInt(persisted);
   for (const c of (target.root?.streams ?? []).filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks)) {
@@ -38,7 +45,10 @@ export function safeIndexOf(target: Target, bucket: BucketAnalysis, persisted: n
   let strayFloor: SafeIndex['strayFloor'] = null;
   if (config && target.hasIndex && target.root && !ownSeq) {
     const root = target.root;
-    const strays = strayIndexFiles(root, all.filter((t) => t.root === root)).filter((s) => s.valueText !== null);
+    const strays = strayIndexFiles(
+      root,
+      all.filter((t) => t.root === root),
+    ).filter((s) => s.valueText !== null);
     const max = strays.reduce((m, s) => (BigInt(s.valueText!) > m ? BigInt(s.valueText!) : m), -1n);
     if (max > safe) {
       strayFloor = { value: max.toString(), files: strays.filter((s) => BigInt(s.valueText!) === max) };

@@ -4,7 +4,7 @@
 export function indexRanges(values: number[]): string {
   const v = [...new Set(values)].sort((a, b) => a - b);
   const out: string[] = [];
-  for (let i = 0; i < v.length; ) {
+  for (let i = 0; i < v.length;) {
     let j = i;
     while (j + 1 < v.length && v[j + 1] === v[j] + 1) j++;
     out.push(i === j ? String(v[i]) : `${v[i]}–${v[j]}`);
@@ -57,7 +57,12 @@ export function liveArgs(evidenceArgs: string[] | undefined): string[] {
  * A `store-doctor` command line. `evidence: false` leaves the evidence options out; `live: true`
  * is for commands that need the bucket (see liveArgs).
  */
-export function command(ctx: CommandContext, name: string, outputId: number | null, opts: { evidence?: boolean; live?: boolean; apply?: boolean; extra?: string[] } = {}): string {
+export function command(
+  ctx: CommandContext,
+  name: string,
+  outputId: number | null,
+  opts: { evidence?: boolean; live?: boolean; apply?: boolean; extra?: string[] } = {},
+): string {
   // archives are read-only evidence: commands that change something run on the live store_dir
   const store = opts.apply && /\.(tar|tar\.gz|tgz)$/i.test(ctx.store) ? '<store_dir>' : shellQuote(ctx.store);
   const parts = ['store-doctor', name, store];

@@ -13,7 +13,17 @@ import { readInclude } from './include';
 import type { ConfigIo, ConfigSection, ParsedConfig } from './sections';
 
 export const KNOWN_SECTIONS = new Set([
-  'service', 'input', 'filter', 'output', 'parser', 'multiline_parser', 'custom', 'plugins', 'upstream', 'node', 'stream_task',
+  'service',
+  'input',
+  'filter',
+  'output',
+  'parser',
+  'multiline_parser',
+  'custom',
+  'plugins',
+  'upstream',
+  'node',
+  'stream_task',
 ]);
 const MAX_INCLUDE_DEPTH = 32;
 
@@ -46,7 +56,9 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
       if (directive === 'INCLUDE') {
         if (!arg) throw new ConfigError('@INCLUDE without a file', file, lineNo);
         const pattern = io.resolve(mainFile, arg);
-        await readInclude(io, into, { file, line: lineNo, label: '@INCLUDE', rel: arg, pattern }, (inc, body) => readClassic(inc, body, io, into, [...stack, file]));
+        await readInclude(io, into, { file, line: lineNo, label: '@INCLUDE', rel: arg, pattern }, (inc, body) =>
+          readClassic(inc, body, io, into, [...stack, file]),
+        );
         continue;
       }
       if (directive === 'SET') {

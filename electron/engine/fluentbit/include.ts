@@ -34,7 +34,11 @@ export async function readInclude(io: ConfigIo, into: ParsedConfig, inc: Include
     throw new ConfigError(`cannot expand ${inc.label} ${inc.rel}: ${(e as Error).message}`, inc.file, inc.line);
   }
   if (!matches.length) {
-    throw new ConfigError(`${inc.label} ${inc.rel}: no file matches ${inc.pattern} (Fluent Bit logs "glob: no match" and refuses the whole config)`, inc.file, inc.line);
+    throw new ConfigError(
+      `${inc.label} ${inc.rel}: no file matches ${inc.pattern} (Fluent Bit logs "glob: no match" and refuses the whole config)`,
+      inc.file,
+      inc.line,
+    );
   }
   const firstId = outputCount(into);
   let filesWithOutputs = 0;

@@ -9,6 +9,14 @@
 export { loadFluentBitConfig, parseFluentBitConfig, findOutput, isYamlConfigName } from './load';
 export type { LoadConfigOptions, ParseConfigOptions } from './load';
 export { ConfigError } from './errors';
-export { sizeToBytes, parseBool, buildS3Settings, DEFAULT_STORE_DIR, DEFAULT_TOTAL_FILE_SIZE, DEFAULT_UPLOAD_CHUNK_SIZE, PUT_OBJECT_FORCED_BELOW } from './s3-settings';
+export {
+  sizeToBytes,
+  parseBool,
+  buildS3Settings,
+  DEFAULT_STORE_DIR,
+  DEFAULT_TOTAL_FILE_SIZE,
+  DEFAULT_UPLOAD_CHUNK_SIZE,
+  PUT_OBJECT_FORCED_BELOW,
+} from './s3-settings';
 export type { ConfigIo } from './sections';
 export { BUILTIN_OUTPUT_PLUGINS, outputPluginName } from './plugins';

@@ -99,7 +99,9 @@ function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Reco
         const typo = s3PropertyTypo(e.key);
         if (typo) warnings.push({ file: s.source.file, line: e.line, message: `${out.displayName}: ${typo}`, fatal: true });
       }
-      const s3 = buildS3Settings(properties, (message) => warnings.push({ file: s.source.file, line: s.source.line, message: `${out.displayName}: ${message}` }));
+      const s3 = buildS3Settings(properties, (message) =>
+        warnings.push({ file: s.source.file, line: s.source.line, message: `${out.displayName}: ${message}` }),
+      );
       if (s3) out.s3 = s3;
     }
     outputs.push(out);

@@ -95,13 +95,55 @@ export function buildS3Settings(props: Record<string, string>, warn: (message: s
 
 /** Every property out_s3 (and any output) accepts that is near a setting Store Doctor reads: never reported as a typo. */
 const KNOWN_NEAR = new Set([
-  'bucket', 'region', 'endpoint', 'sts_endpoint', 'profile', 'role_arn', 'external_id', 'upload_timeout', 'total_file_size',
-  'upload_chunk_size', 'store_dir', 'store_dir_limit_size', 's3_key_format', 's3_key_format_tag_delimiters', 'static_file_path',
-  'use_put_object', 'send_content_md5', 'compression', 'content_type', 'canned_acl', 'storage_class', 'auto_retry_requests',
-  'log_key', 'preserve_data_ordering', 'json_date_key', 'json_date_format', 'retry_limit', 'name', 'match', 'match_regex', 'alias',
+  'bucket',
+  'region',
+  'endpoint',
+  'sts_endpoint',
+  'profile',
+  'role_arn',
+  'external_id',
+  'upload_timeout',
+  'total_file_size',
+  'upload_chunk_size',
+  'store_dir',
+  'store_dir_limit_size',
+  's3_key_format',
+  's3_key_format_tag_delimiters',
+  'static_file_path',
+  'use_put_object',
+  'send_content_md5',
+  'compression',
+  'content_type',
+  'canned_acl',
+  'storage_class',
+  'auto_retry_requests',
+  'log_key',
+  'preserve_data_ordering',
+  'json_date_key',
+  'json_date_format',
+  'retry_limit',
+  'name',
+  'match',
+  'match_regex',
+  'alias',
 ]);
 /** The settings whose silent default would change what Store Doctor concludes. */
-const WATCHED = ['bucket', 'region', 'endpoint', 'profile', 'store_dir', 's3_key_format', 's3_key_format_tag_delimiters', 'total_file_size', 'upload_chunk_size', 'use_put_object', 'compression', 'static_file_path', 'retry_limit', 'role_arn'];
+const WATCHED = [
+  'bucket',
+  'region',
+  'endpoint',
+  'profile',
+  'store_dir',
+  's3_key_format',
+  's3_key_format_tag_delimiters',
+  'total_file_size',
+  'upload_chunk_size',
+  'use_put_object',
+  'compression',
+  'static_file_path',
+  'retry_limit',
+  'role_arn',
+];
 
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -121,5 +163,7 @@ export function s3PropertyTypo(key: string): string | null {
   const k = key.toLowerCase();
   if (KNOWN_NEAR.has(k) || k.includes('.')) return null;
   const near = WATCHED.find((w) => editDistance(k, w) <= (w.length <= 6 ? 1 : 2));
-  return near ? `unknown property ${JSON.stringify(key)} (did you mean ${near}?): Fluent Bit refuses to start with an unknown property, and Store Doctor uses the default of ${near}` : null;
+  return near
+    ? `unknown property ${JSON.stringify(key)} (did you mean ${near}?): Fluent Bit refuses to start with an unknown property, and Store Doctor uses the default of ${near}`
+    : null;
 }

@@ -33,12 +33,7 @@ const VAR = /\$\{([^}]*)\}/g;
  * `${NAME}` → @SET/env value, else the environment (an empty one counts as unset, as `getenv` is
  * read by flb_env_get), else the `${NAME:-default}` fallback, else '' with a warning.
  */
-export function expandVariables(
-  value: string,
-  vars: Map<string, string>,
-  env: Record<string, string | undefined>,
-  onMissing: (name: string) => void,
-): string {
+export function expandVariables(value: string, vars: Map<string, string>, env: Record<string, string | undefined>, onMissing: (name: string) => void): string {
   return value.replace(VAR, (_m, inner: string) => {
     const sep = inner.indexOf(':');
     const hasDefault = sep >= 0 && inner[sep + 1] === '-';

@@ -9,7 +9,16 @@ import { readInclude } from './include';
 import type { ConfigIo, ParsedConfig } from './sections';
 
 const KNOWN_TOP = new Set([
-  'env', 'includes', 'service', 'pipeline', 'parsers', 'multiline_parsers', 'customs', 'plugins', 'upstream_servers', 'stream_processor',
+  'env',
+  'includes',
+  'service',
+  'pipeline',
+  'parsers',
+  'multiline_parsers',
+  'customs',
+  'plugins',
+  'upstream_servers',
+  'stream_processor',
 ]);
 
 function scalarText(v: unknown): string | null {
@@ -52,7 +61,9 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
         if (!rel) throw new ConfigError('includes entries must be file names', file, lineOf(item as Node));
         const pattern = io.resolve(file, rel);
         // flb_cf_yaml.c: relative to the including file's directory; a glob only with a `*` (include.ts)
-        await readInclude(io, into, { file, line: lineOf(item as Node), label: 'includes', rel, pattern }, (inc, body) => readYaml(inc, body, io, into, [...stack, file]));
+        await readInclude(io, into, { file, line: lineOf(item as Node), label: 'includes', rel, pattern }, (inc, body) =>
+          readYaml(inc, body, io, into, [...stack, file]),
+        );
       }
     } else if (key === 'service') {
       if (value && !isMap(value)) throw new ConfigError('service must be a mapping', file, line);

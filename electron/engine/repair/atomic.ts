@@ -117,8 +117,8 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
   const previous = st ? await fsp.readFile(target) : null;
   const ex = opts.exact ?? null;
   const mode = ex ? ex.mode : st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
-  const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? (process.getuid?.() ?? 0)));
-  const gid = ex?.gid ?? (st ? st.gid : (opts.owner?.gid ?? (process.getgid?.() ?? 0)));
+  const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? process.getuid?.() ?? 0));
+  const gid = ex?.gid ?? (st ? st.gid : (opts.owner?.gid ?? process.getgid?.() ?? 0));
 
   await sweepStaleTemps(target);
   const tmp = tempNameFor(target);
@@ -198,7 +198,13 @@ function assertRealDir(dir: string, st: import('node:fs').Stats): void {
 /** rename + fsync of both directories (for moving chunks). Refuses to replace an existing target. */
 export async function durableMove(from: string, to: string): Promise<void> {
   await mkdirsDurable(path.dirname(to), 0o700);
-  if (await fsp.lstat(to).then(() => true, () => false)) throw new Error(`${to}: already exists; refusing to replace it`);
+  if (
+    await fsp.lstat(to).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`${to}: already exists; refusing to replace it`);
   await fsp.rename(from, to);
   await fsyncDir(path.dirname(to));
   if (path.dirname(to) !== path.dirname(from)) await fsyncDir(path.dirname(from));

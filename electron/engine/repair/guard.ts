@@ -110,7 +110,10 @@ export async function checkWriteAllowed(
 ): Promise<GuardReport> {
   const r: GuardReport = { refusals: [], warnings: [], processes: [] };
   if (opts.archive) {
-    r.refusals.push({ reason: `${root} is inside an archive: archives are read-only evidence and cannot be repaired. Extract it (or repair the live store) instead.`, forceable: false });
+    r.refusals.push({
+      reason: `${root} is inside an archive: archives are read-only evidence and cannot be repaired. Extract it (or repair the live store) instead.`,
+      forceable: false,
+    });
     return r;
   }
   try {
@@ -133,7 +136,10 @@ export async function checkWriteAllowed(
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     r.refusals.push({
-      reason: code === 'EROFS' ? `${root} is on a read-only file system (EROFS); it cannot be repaired.` : `${root} is not writable by this user (${code ?? (err as Error).message}); it cannot be repaired.`,
+      reason:
+        code === 'EROFS'
+          ? `${root} is on a read-only file system (EROFS); it cannot be repaired.`
+          : `${root} is not writable by this user (${code ?? (err as Error).message}); it cannot be repaired.`,
       forceable: false,
     });
   }
@@ -141,13 +147,18 @@ export async function checkWriteAllowed(
   const use = await findProcessesUsing(root);
   r.processes = use.processes;
   if (!use.supported) r.warnings.push('Cannot look for processes using the store on this system (no /proc): make sure Fluent Bit is stopped.');
-  if (use.uninspectable) r.warnings.push(`${use.uninspectable} processes could not be inspected (permission denied): run as root to be sure Fluent Bit is not using the store.`);
+  if (use.uninspectable)
+    r.warnings.push(`${use.uninspectable} processes could not be inspected (permission denied): run as root to be sure Fluent Bit is not using the store.`);
   for (const p of use.processes) {
-    r.refusals.push({ reason: `Process ${p.pid} (${p.command}) is using the store: ${p.paths.join(', ')}. Stop Fluent Bit before repairing (spec §8.1: files are mapped MAP_SHARED, without locks).`, forceable: true });
+    r.refusals.push({
+      reason: `Process ${p.pid} (${p.command}) is using the store: ${p.paths.join(', ')}. Stop Fluent Bit before repairing (spec §8.1: files are mapped MAP_SHARED, without locks).`,
+      forceable: true,
+    });
   }
   if (!use.processes.length) {
     const fb = await findFluentBitProcesses();
-    for (const p of fb) r.warnings.push(`Fluent Bit process ${p.pid} (${p.command}) is running, though with no file open under this root. Make sure it does not use this store.`);
+    for (const p of fb)
+      r.warnings.push(`Fluent Bit process ${p.pid} (${p.command}) is running, though with no file open under this root. Make sure it does not use this store.`);
   }
   return r;
 }
@@ -219,7 +230,9 @@ export async function watchStore(rootPath: string, hooks?: WriteTestHooks): Prom
     async warning(expected: string[], what: string) {
       const rel = expected.map((p) => path.relative(rootPath, p).split(path.sep).join('/')).filter((p) => p && !p.startsWith('..'));
       const changed = diffSnapshots(before, await snapshotTree(rootPath), rel);
-      return changed.length ? `WARNING: the store changed during ${what} (is Fluent Bit running?): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}` : null;
+      return changed.length
+        ? `WARNING: the store changed during ${what} (is Fluent Bit running?): ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''}`
+        : null;
     },
   };
 }

@@ -57,7 +57,10 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
     warnings: [],
     refusals: [],
   };
-  plan.why.unshift(`Current seq_index_${input.outputId}: ${describeSeqIndexState(current)}.`, `Safe next index (nothing in the bucket uses it or anything above): ${safe}.`);
+  plan.why.unshift(
+    `Current seq_index_${input.outputId}: ${describeSeqIndexState(current)}.`,
+    `Safe next index (nothing in the bucket uses it or anything above): ${safe}.`,
+  );
   if (input.value !== undefined) {
     plan.why.push(`You asked for ${input.value}.`);
     if (input.value < safe) {
@@ -78,7 +81,9 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
   const cur = exactValue(current);
   const prop = BigInt(proposed);
   if (cur !== null && cur > BigInt(Number.MAX_SAFE_INTEGER)) {
-    plan.warnings.push(`seq_index_${input.outputId} holds ${current.state === 'value' ? current.valueText : ''}: Fluent Bit counts in uint64 and wraps to 0 after 18446744073709551615, then reuses keys from 0. If this value is not intended, set a sane one with --value.`);
+    plan.warnings.push(
+      `seq_index_${input.outputId} holds ${current.state === 'value' ? current.valueText : ''}: Fluent Bit counts in uint64 and wraps to 0 after 18446744073709551615, then reuses keys from 0. If this value is not intended, set a sane one with --value.`,
+    );
   }
   if (current.state === 'value' && cur !== null && (cur === prop || (input.value === undefined && cur > prop))) {
     plan.summary =
@@ -102,12 +107,21 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
   });
   plan.steps = steps;
   plan.summary = `Set seq_index_${input.outputId} from ${describeSeqIndexState(current)} to ${proposed}: Fluent Bit continues at ${proposed} after its next start.`;
-  plan.warnings.push('A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (issue #11987): protect the index afterwards (protect-index).');
+  plan.warnings.push(
+    'A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (issue #11987): protect the index afterwards (protect-index).',
+  );
   plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, false);
   return withGuard(plan, input);
 }
 
-function details(rootPath: string, outputId: number, value: number, file: string, before: Buffer | null, noChange: boolean): IndexPlanDetails & Record<string, unknown> {
+function details(
+  rootPath: string,
+  outputId: number,
+  value: number,
+  file: string,
+  before: Buffer | null,
+  noChange: boolean,
+): IndexPlanDetails & Record<string, unknown> {
   return { kind: 'index', rootPath, outputId, value, file, expectedBeforeHex: before === null ? null : before.toString('hex'), noChange };
 }
 
@@ -115,7 +129,8 @@ async function withGuard(plan: RepairPlan, input: IndexRepairInput): Promise<Rep
   const g = await checkWriteAllowed(plan.rootPath!, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('--force: overriding refusals (running process / below the safe index). You take responsibility for the result.');
+  if (input.force && plan.refusals.some((r) => r.forceable))
+    plan.warnings.unshift('--force: overriding refusals (running process / below the safe index). You take responsibility for the result.');
   return plan;
 }
 
@@ -129,7 +144,15 @@ export interface ApplyOptions {
 
 export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
   const d = plan.details as unknown as IndexPlanDetails;
-  const result: RepairResult = { action: plan.action, applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
+  const result: RepairResult = {
+    action: plan.action,
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: false,
+    warnings: [...plan.warnings],
+  };
   assertNotRefused(plan.refusals, opts.force);
   if (d.noChange) {
     result.verified = true;

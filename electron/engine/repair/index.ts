@@ -16,7 +16,16 @@
 export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './atomic';
 export { openAction, lastUndoable, toolDir, TOOL_DIR, type ActionEntry } from './journal';
 export { planUndo, applyUndo, undoLast } from './undo';
-export { checkWriteAllowed, findProcessesUsing, findFluentBitProcesses, snapshotTree, diffSnapshots, watchStore, type GuardReport, type WriteTestHooks } from './guard';
+export {
+  checkWriteAllowed,
+  findProcessesUsing,
+  findFluentBitProcesses,
+  snapshotTree,
+  diffSnapshots,
+  watchStore,
+  type GuardReport,
+  type WriteTestHooks,
+} from './guard';
 export { takeReplayLock } from './replay-lock';
 export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-repair';
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';

@@ -92,7 +92,10 @@ export async function appendLine(file: string, value: unknown): Promise<void> {
 }
 
 async function appendNow(file: string, value: unknown): Promise<void> {
-  const created = !(await fsp.lstat(file).then(() => true, () => false));
+  const created = !(await fsp.lstat(file).then(
+    () => true,
+    () => false,
+  ));
   const fh = await fsp.open(file, 'a+', 0o600);
   try {
     const { size } = await fh.stat();

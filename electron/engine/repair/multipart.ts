@@ -5,13 +5,7 @@
  * has the upload. Server uploads with no local record are listed and aborted only on request.
  * After success the local record is removed through the journal (backed up, undoable).
  */
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  ListMultipartUploadsCommand,
-  ListPartsCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
 import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport } from '../../../shared/model';
 import { durableUnlink } from './atomic';
@@ -81,7 +75,11 @@ async function serverUploads(client: S3Client, bucket: string, prefix: string | 
   }
 }
 
-function decide(rec: MultipartRecord, server: Map<number, string>, decision: MultipartDecision): { op: SettleItem['op']; parts: SettleItem['parts']; reason: string } {
+function decide(
+  rec: MultipartRecord,
+  server: Map<number, string>,
+  decision: MultipartDecision,
+): { op: SettleItem['op']; parts: SettleItem['parts']; reason: string } {
   const wanted = rec.completeParts;
   const matched = wanted.filter((p) => server.get(p.partNumber)?.toLowerCase() === p.etag.toLowerCase());
   const missing = wanted.filter((p) => !server.has(p.partNumber)).map((p) => p.partNumber);
@@ -89,16 +87,33 @@ function decide(rec: MultipartRecord, server: Map<number, string>, decision: Mul
   const facts = `record lists ${wanted.length} part(s), the server has ${server.size}; ${matched.length} match by number and ETag${missing.length ? `; missing on server: ${missing.join(', ')}` : ''}${differ.length ? `; ETag differs: ${differ.join(', ')}` : ''}`;
   if (decision === 'abort') return { op: 'abort', parts: [], reason: `abort requested (${facts})` };
   if (decision === 'complete') {
-    return matched.length ? { op: 'complete', parts: matched, reason: `complete requested with the ${matched.length} matching part(s) (${facts})` } : { op: 'none', parts: [], reason: `cannot complete: no part matches (${facts})` };
+    return matched.length
+      ? { op: 'complete', parts: matched, reason: `complete requested with the ${matched.length} matching part(s) (${facts})` }
+      : { op: 'none', parts: [], reason: `cannot complete: no part matches (${facts})` };
   }
-  if (matched.length && matched.length === wanted.length) return { op: 'complete', parts: matched, reason: `every recorded part is on the server with the same ETag (${facts})` };
+  if (matched.length && matched.length === wanted.length)
+    return { op: 'complete', parts: matched, reason: `every recorded part is on the server with the same ETag (${facts})` };
   // Aborting deletes the uploaded parts for good: only on request (--abort), never by default.
-  return { op: 'none', parts: [], reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: pass --abort to abort it, or --complete to complete it with the matching parts` };
+  return {
+    op: 'none',
+    parts: [],
+    reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: pass --abort to abort it, or --complete to complete it with the matching parts`,
+  };
 }
 
 export async function planMultipart(input: MultipartInput): Promise<RepairPlan & { settle: SettleItem[] }> {
   const rootPath = path.resolve(input.rootPath);
-  const plan: RepairPlan & { settle: SettleItem[] } = { action: 'multipart', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [], settle: [] };
+  const plan: RepairPlan & { settle: SettleItem[] } = {
+    action: 'multipart',
+    storePath: path.resolve(input.storePath),
+    rootPath,
+    summary: '',
+    why: [],
+    steps: [],
+    warnings: [],
+    refusals: [],
+    settle: [],
+  };
   // Settling removes local records and journals in the root: never from an archive or a read-only source.
   const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);
@@ -109,7 +124,10 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   }
   const records = input.root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.map((c) => ({ c, rec: c.multipart })));
   if (!input.client) {
-    plan.refusals.push({ reason: 'Multipart settlement needs the live bucket (--live with credentials): ListParts decides between complete and abort.', forceable: false });
+    plan.refusals.push({
+      reason: 'Multipart settlement needs the live bucket (--live with credentials): ListParts decides between complete and abort.',
+      forceable: false,
+    });
     plan.summary = `${records.length} local multipart record(s); not settled without --live.`;
     plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: [] };
     return plan;
@@ -124,28 +142,56 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
     known.add(rec.uploadId);
     const server = await serverParts(input.client, input.bucket, rec.s3Key, rec.uploadId, input.signal);
     let item: SettleItem;
-    if (!server) item = { recordPath, key: rec.s3Key, uploadId: rec.uploadId, op: 'forget', parts: [], reason: 'the server has no such upload (completed, aborted or expired): remove the local record so Fluent Bit stops retrying it' };
+    if (!server)
+      item = {
+        recordPath,
+        key: rec.s3Key,
+        uploadId: rec.uploadId,
+        op: 'forget',
+        parts: [],
+        reason: 'the server has no such upload (completed, aborted or expired): remove the local record so Fluent Bit stops retrying it',
+      };
     else {
       const d = decide(rec, server, input.decision ?? 'auto');
       item = { recordPath, key: rec.s3Key, uploadId: rec.uploadId, ...d };
       if (d.op === 'complete' && (await headObject(input.client, input.bucket, rec.s3Key, input.signal))) {
-        plan.refusals.push({ reason: `s3://${input.bucket}/${rec.s3Key} already exists: completing upload ${rec.uploadId} would overwrite it. Abort it instead (--abort), or --force.`, forceable: true });
+        plan.refusals.push({
+          reason: `s3://${input.bucket}/${rec.s3Key} already exists: completing upload ${rec.uploadId} would overwrite it. Abort it instead (--abort), or --force.`,
+          forceable: true,
+        });
       }
     }
     plan.settle.push(item);
   }
   const orphans = (await serverUploads(input.client, input.bucket, input.prefix, input.signal)).filter((u) => !known.has(u.uploadId));
   for (const o of orphans) {
-    if (input.abortOrphans) plan.settle.push({ recordPath: null, key: o.key, uploadId: o.uploadId, op: 'abort', parts: [], reason: 'server upload with no local record; abort requested' });
-    else plan.warnings.push(`Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (CLI: --abort-orphans; app: "Also abort server uploads that have no local record").`);
+    if (input.abortOrphans)
+      plan.settle.push({
+        recordPath: null,
+        key: o.key,
+        uploadId: o.uploadId,
+        op: 'abort',
+        parts: [],
+        reason: 'server upload with no local record; abort requested',
+      });
+    else
+      plan.warnings.push(
+        `Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (CLI: --abort-orphans; app: "Also abort server uploads that have no local record").`,
+      );
   }
   for (const s of plan.settle) {
     const target = `s3://${input.bucket}/${s.key}`;
-    if (s.op === 'complete') plan.steps.push({ kind: 'complete-upload', target, description: `complete ${s.uploadId} with parts ${s.parts.map((p) => p.partNumber).join(', ')}: ${s.reason}` });
+    if (s.op === 'complete')
+      plan.steps.push({
+        kind: 'complete-upload',
+        target,
+        description: `complete ${s.uploadId} with parts ${s.parts.map((p) => p.partNumber).join(', ')}: ${s.reason}`,
+      });
     if (s.op === 'abort') plan.steps.push({ kind: 'abort-upload', target, description: `abort ${s.uploadId}: ${s.reason}` });
     if (s.op === 'forget') plan.why.push(`${s.key} (${s.uploadId}): ${s.reason}`);
     if (s.op === 'none') plan.warnings.push(`${s.key} (${s.uploadId}): ${s.reason}`);
-    if (s.recordPath && s.op !== 'none') plan.steps.push({ kind: 'delete-file', target: s.recordPath, description: 'remove the local record afterwards (backed up for undo)' });
+    if (s.recordPath && s.op !== 'none')
+      plan.steps.push({ kind: 'delete-file', target: s.recordPath, description: 'remove the local record afterwards (backed up for undo)' });
   }
   const n = (op: string) => plan.settle.filter((s) => s.op === op).length;
   plan.summary = `${records.length} local record(s), ${orphans.length} server upload(s) without one: complete ${n('complete')}, abort ${n('abort')}, forget ${n('forget')}.`;
@@ -158,19 +204,42 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   return plan;
 }
 
-export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks }): Promise<RepairResult> {
+export async function applyMultipart(
+  plan: RepairPlan,
+  opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks },
+): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
   const d = plan.details as { rootPath: string; bucket: string; settle: SettleItem[] };
-  const result: RepairResult = { action: 'multipart', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings] };
+  const result: RepairResult = {
+    action: 'multipart',
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: true,
+    warnings: [...plan.warnings],
+  };
   const settle = d.settle.filter((s) => s.op !== 'none');
   const records = settle.filter((s) => s.recordPath).map((s) => s.recordPath!);
   assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !records.length })).refusals, opts.force);
   if (!settle.length) return result;
   const watch = await watchStore(d.rootPath, opts.hooks);
-  const action = records.length ? await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'multipart', summary: plan.summary, changes: records.map((p) => ({ kind: 'file' as const, path: p })) }) : null;
+  const action = records.length
+    ? await openAction({
+        rootPath: d.rootPath,
+        storePath: plan.storePath,
+        action: 'multipart',
+        summary: plan.summary,
+        changes: records.map((p) => ({ kind: 'file' as const, path: p })),
+      })
+    : null;
   result.undoId = action?.id ?? null;
   for (const s of settle) {
-    const step = { kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'delete-file', target: `s3://${d.bucket}/${s.key}`, description: s.reason };
+    const step = {
+      kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'delete-file',
+      target: `s3://${d.bucket}/${s.key}`,
+      description: s.reason,
+    };
     try {
       if (s.op === 'complete') {
         await opts.client.send(
@@ -179,7 +248,9 @@ export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client;
             Key: s.key,
             UploadId: s.uploadId,
             ...(opts.force ? {} : { IfNoneMatch: '*' }),
-            MultipartUpload: { Parts: [...s.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })) },
+            MultipartUpload: {
+              Parts: [...s.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
+            },
           }),
           { abortSignal: opts.signal },
         );
@@ -188,7 +259,11 @@ export async function applyMultipart(plan: RepairPlan, opts: { client: S3Client;
         await opts.client.send(new AbortMultipartUploadCommand({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
       }
       if (s.recordPath) await durableUnlink(s.recordPath);
-      result.steps.push({ step, ok: true, message: `${s.op === 'forget' ? 'record removed' : s.op === 'complete' ? 'completed and confirmed' : 'aborted'}${s.recordPath ? '; local record removed' : ''}` });
+      result.steps.push({
+        step,
+        ok: true,
+        message: `${s.op === 'forget' ? 'record removed' : s.op === 'complete' ? 'completed and confirmed' : 'aborted'}${s.recordPath ? '; local record removed' : ''}`,
+      });
     } catch (err) {
       result.verified = false;
       result.steps.push({ step, ok: false, message: (err as Error).message });

@@ -59,7 +59,8 @@ export function pickTarget(ctx: DiagnosisContext, opts: ActionOptions, wantIndex
       ctx.config ? 'no S3 output of the config uses this store' : 'no output known: give --config (and --output), or the store needs a seq_index file',
     );
   }
-  if (targets.length > 1) throw new ActionInputError(`several outputs use this store (${targets.map((t) => `${t.displayName} = ${t.id}`).join(', ')}): pick one with --output`);
+  if (targets.length > 1)
+    throw new ActionInputError(`several outputs use this store (${targets.map((t) => `${t.displayName} = ${t.id}`).join(', ')}): pick one with --output`);
   return targets[0];
 }
 
@@ -79,7 +80,17 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
   if (action === 'recover-versions') {
     const t = pickTarget(ctx, opts, false);
     const { archive, readOnlySource } = flags;
-    return planRecoverVersions({ storePath: ctx.storePath, bucket: t.bucket, client: opts.client ?? null, prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix, versions: ctx.evidence.get(t.id)?.versions ?? null, archive, readOnlySource, signal: opts.signal });
+    return planRecoverVersions({
+      storePath: ctx.storePath,
+      bucket: t.bucket,
+      client: opts.client ?? null,
+      prefix: opts.prefix,
+      recoveryPrefix: opts.recoveryPrefix,
+      versions: ctx.evidence.get(t.id)?.versions ?? null,
+      archive,
+      readOnlySource,
+      signal: opts.signal,
+    });
   }
   const t = pickTarget(ctx, opts, action !== 'multipart');
   const root = rootOf(ctx, t);
@@ -93,45 +104,99 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
   }
   switch (action) {
     case 'repair-index': {
-      const plan = await planIndexRepair({ storePath: ctx.storePath, rootPath: root.path, outputId: t.id, safeNextIndex: safe, why, value: opts.value, ...flags });
+      const plan = await planIndexRepair({
+        storePath: ctx.storePath,
+        rootPath: root.path,
+        outputId: t.id,
+        safeNextIndex: safe,
+        why,
+        value: opts.value,
+        ...flags,
+      });
       if (!ev && opts.value === undefined) {
-        plan.refusals.push({ reason: 'No bucket evidence (--listing or --live): the keys already used are unknown, so no index can be called safe. Give evidence, or --value N.', forceable: true });
+        plan.refusals.push({
+          reason: 'No bucket evidence (--listing or --live): the keys already used are unknown, so no index can be called safe. Give evidence, or --value N.',
+          forceable: true,
+        });
       } else if (ev && !ev.complete) {
         const why = ev.notes.length ? ` (${ev.notes.join('; ')})` : '';
         if (opts.value === undefined) {
-          plan.refusals.push({ reason: `The bucket evidence is incomplete${why}: ${safe} is only a lower bound, a higher $INDEX may already be used. Complete the listing, or give --value N, or --force.`, forceable: true });
+          plan.refusals.push({
+            reason: `The bucket evidence is incomplete${why}: ${safe} is only a lower bound, a higher $INDEX may already be used. Complete the listing, or give --value N, or --force.`,
+            forceable: true,
+          });
         } else plan.warnings.push(`The bucket evidence is incomplete${why}: ${safe} is only a lower bound for the safe index.`);
       }
       return plan;
     }
     case 'restore-index': {
-      const ids = ctx.config ? selectTargets(ctx.report, ctx.config, opts.outputId).filter((x) => x.hasIndex && (x.root ?? root) === root).map((x) => x.id) : opts.outputId !== undefined ? [opts.outputId] : [];
+      const ids = ctx.config
+        ? selectTargets(ctx.report, ctx.config, opts.outputId)
+            .filter((x) => x.hasIndex && (x.root ?? root) === root)
+            .map((x) => x.id)
+        : opts.outputId !== undefined
+          ? [opts.outputId]
+          : [];
       const bucketSafe = new Map<number, number>();
       for (const o of ctx.diagnosis.outputs) if (ctx.evidence.has(o.id)) bucketSafe.set(o.id, o.safeNextIndex);
       return planRestoreIndex({ storePath: ctx.storePath, rootPath: root.path, outputIds: ids, shadowDir: opts.shadowDir, bucketSafe, ...flags });
     }
     case 'protect-index': {
-      const outputsOnRoot = ctx.config ? selectTargets(ctx.report, ctx.config).filter((x) => x.root === root).map((x) => ({ id: x.id, displayName: x.displayName, hasIndex: x.hasIndex })) : null;
-      return planProtectIndex({ storePath: ctx.storePath, rootPath: root.path, method: opts.method ?? 'shadow', outputsOnRoot, shadowDir: opts.shadowDir, ...flags });
+      const outputsOnRoot = ctx.config
+        ? selectTargets(ctx.report, ctx.config)
+            .filter((x) => x.root === root)
+            .map((x) => ({ id: x.id, displayName: x.displayName, hasIndex: x.hasIndex }))
+        : null;
+      return planProtectIndex({
+        storePath: ctx.storePath,
+        rootPath: root.path,
+        method: opts.method ?? 'shadow',
+        outputsOnRoot,
+        shadowDir: opts.shadowDir,
+        ...flags,
+      });
     }
     case 'replay': {
-      if (!t.keyFormat) throw new ActionInputError('replay needs the output\'s s3_key_format: give --config');
+      if (!t.keyFormat) throw new ActionInputError("replay needs the output's s3_key_format: give --config");
       const plan = await planReplay({
         storePath: ctx.storePath,
         root,
         rootPath: root.path,
-        target: { bucket: t.bucket, keyFormat: t.keyFormat, tagDelimiters: t.tagDelimiters, staticFilePath: t.s3?.staticFilePath, compression: opts.compression ?? t.s3?.compression ?? 'none', outputId: t.hasIndex ? t.id : null },
+        target: {
+          bucket: t.bucket,
+          keyFormat: t.keyFormat,
+          tagDelimiters: t.tagDelimiters,
+          staticFilePath: t.s3?.staticFilePath,
+          compression: opts.compression ?? t.s3?.compression ?? 'none',
+          outputId: t.hasIndex ? t.id : null,
+        },
         safeNextIndex: safe,
         includeActive: opts.includeActive,
         time: opts.time,
         ...flags,
       });
       plan.why.push(...why);
-      if (t.hasIndex && !ev) plan.refusals.push({ reason: 'No bucket evidence (--listing or --live): $INDEX values cannot be allocated safely. Give evidence (the 412 check still protects existing keys), or --force.', forceable: true });
+      if (t.hasIndex && !ev)
+        plan.refusals.push({
+          reason:
+            'No bucket evidence (--listing or --live): $INDEX values cannot be allocated safely. Give evidence (the 412 check still protects existing keys), or --force.',
+          forceable: true,
+        });
       return plan;
     }
     case 'multipart':
-      return planMultipart({ storePath: ctx.storePath, rootPath: root.path, root, bucket: t.bucket, client: opts.client ?? null, decision: opts.decision, abortOrphans: opts.abortOrphans, prefix: opts.prefix, ...flags, signal: opts.signal });
+      return planMultipart({
+        storePath: ctx.storePath,
+        rootPath: root.path,
+        root,
+        bucket: t.bucket,
+        client: opts.client ?? null,
+        decision: opts.decision,
+        abortOrphans: opts.abortOrphans,
+        prefix: opts.prefix,
+        ...flags,
+        signal: opts.signal,
+      });
     default:
       throw new ActionInputError(`unknown action ${String(action)}`);
   }

@@ -73,14 +73,29 @@ export async function seqIndexValues(dir: string): Promise<Map<number, number | 
 
 export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan> {
   const rootPath = path.resolve(input.rootPath);
-  const plan: RepairPlan = { action: 'protect-index', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [] };
+  const plan: RepairPlan = {
+    action: 'protect-index',
+    storePath: path.resolve(input.storePath),
+    rootPath,
+    summary: '',
+    why: [],
+    steps: [],
+    warnings: [],
+    refusals: [],
+  };
   const indexDir = path.join(rootPath, 'sequence', 'index_metadata');
   const disk = await seqIndexValues(indexDir);
   if (!disk.size) plan.warnings.push('No seq_index file in this root yet: nothing holds an index. Run repair-index first.');
   if (input.method === 'marker') {
-    plan.why.push('A graceful stop deletes sequence/ because Fluent Bit registers no chunk in it (spec §5.4). A valid empty chunk directly in sequence/ keeps the folder; the $INDEX owner never uploads it (spec §5.5, verified in §10).');
+    plan.why.push(
+      'A graceful stop deletes sequence/ because Fluent Bit registers no chunk in it (spec §5.4). A valid empty chunk directly in sequence/ keeps the folder; the $INDEX owner never uploads it (spec §5.5, verified in §10).',
+    );
     if (input.outputsOnRoot === null) {
-      plan.refusals.push({ reason: 'Without --config I cannot check that every S3 output sharing this root uses $INDEX; a marker is only safe then (spec §10). Give --config, or --force if you know it is so.', forceable: true });
+      plan.refusals.push({
+        reason:
+          'Without --config I cannot check that every S3 output sharing this root uses $INDEX; a marker is only safe then (spec §10). Give --config, or --force if you know it is so.',
+        forceable: true,
+      });
     } else {
       for (const o of input.outputsOnRoot.filter((x) => !x.hasIndex)) {
         plan.refusals.push({
@@ -95,7 +110,8 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
       plan.summary = 'Already protected: the marker chunk is in place.';
       plan.details = { kind: 'protect-marker', rootPath, marker, noChange: true };
     } else {
-      if (!(await pathExists(path.join(rootPath, 'sequence')))) plan.steps.push({ kind: 'mkdir', target: path.join(rootPath, 'sequence'), description: 'create sequence/ (0755)' });
+      if (!(await pathExists(path.join(rootPath, 'sequence'))))
+        plan.steps.push({ kind: 'mkdir', target: path.join(rootPath, 'sequence'), description: 'create sequence/ (0755)' });
       plan.steps.push({
         kind: 'write-file',
         target: marker,
@@ -111,7 +127,9 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     plan.warnings.push(...g.warnings);
   } else {
     const shadow = input.shadowDir ? path.resolve(input.shadowDir) : await defaultShadowDir(rootPath);
-    plan.why.push(`A copy outside store_dir survives graceful stops; restore-index (ExecStartPre / init container) puts back the highest of shadow, disk and bucket evidence.`);
+    plan.why.push(
+      `A copy outside store_dir survives graceful stops; restore-index (ExecStartPre / init container) puts back the highest of shadow, disk and bucket evidence.`,
+    );
     const old = await seqIndexValues(shadow);
     const writes: { id: number; value: number }[] = [];
     for (const [id, v] of disk) {
@@ -121,12 +139,20 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
       }
       const prev = old.get(id) ?? null;
       if (prev !== null && prev > v) {
-        plan.warnings.push(`seq_index_${id} on disk (${v}) is below the shadow copy (${prev}): the index went back (reset?). The shadow keeps ${prev}; run restore-index before Fluent Bit starts.`);
+        plan.warnings.push(
+          `seq_index_${id} on disk (${v}) is below the shadow copy (${prev}): the index went back (reset?). The shadow keeps ${prev}; run restore-index before Fluent Bit starts.`,
+        );
         continue;
       }
       if (prev === v) continue;
       writes.push({ id, value: v });
-      plan.steps.push({ kind: 'write-file', target: path.join(shadow, `seq_index_${id}`), description: `copy seq_index_${id} = ${v} to the shadow folder`, before: prev === null ? null : String(prev), after: String(v) });
+      plan.steps.push({
+        kind: 'write-file',
+        target: path.join(shadow, `seq_index_${id}`),
+        description: `copy seq_index_${id} = ${v} to the shadow folder`,
+        before: prev === null ? null : String(prev),
+        after: String(v),
+      });
     }
     plan.summary = writes.length ? `Copy ${writes.length} index file(s) to ${shadow}.` : `Nothing to copy: the shadow copy in ${shadow} is up to date.`;
     plan.details = { kind: 'protect-shadow', rootPath, shadowDir: shadow, writes, noChange: !writes.length };
@@ -138,9 +164,20 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
   return plan;
 }
 
-export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
+export async function applyProtectPlan(
+  plan: RepairPlan,
+  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
+): Promise<RepairResult> {
   const d = plan.details as Record<string, unknown> & { kind: string; rootPath: string; noChange: boolean };
-  const result: RepairResult = { action: 'protect-index', applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
+  const result: RepairResult = {
+    action: 'protect-index',
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: false,
+    warnings: [...plan.warnings],
+  };
   assertNotRefused(plan.refusals, opts.force);
   if (d.noChange) {
     result.verified = true;
@@ -180,7 +217,9 @@ export async function applyProtectPlan(plan: RepairPlan, opts: { force?: boolean
     result.undoId = action.id;
     await fsp.mkdir(shadow, { recursive: true, mode: 0o700 });
     for (const w of writes) await atomicWriteFile(path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
-    await atomicWriteFile(path.join(shadow, 'root.json'), JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600 });
+    await atomicWriteFile(path.join(shadow, 'root.json'), JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n', {
+      mode: 0o600,
+    });
     const back = await seqIndexValues(shadow);
     result.verified = writes.every((w) => back.get(w.id) === w.value);
     await action.applied(result.verified);

@@ -97,7 +97,11 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     replayItems: [],
   };
   const compression: ReplayCompression | null = t.compression === 'gzip' ? 'gzip' : t.compression === 'none' ? 'none' : null;
-  if (!compression) plan.refusals.push({ reason: `compression ${t.compression} is not supported by replay (only none and gzip); pass --compression none or gzip.`, forceable: false });
+  if (!compression)
+    plan.refusals.push({
+      reason: `compression ${t.compression} is not supported by replay (only none and gzip); pass --compression none or gzip.`,
+      forceable: false,
+    });
   let first = input.safeNextIndex;
   let indexBehind = false;
   if (hasIndex && t.outputId !== null) {
@@ -169,13 +173,24 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const todo = plan.replayItems.filter((i) => i.state === 'planned');
   if (hasIndex && t.outputId !== null && (todo.length || indexBehind)) {
     const idx = seqIndexPaths(rootPath, t.outputId).file;
-    plan.steps.push({ kind: 'write-file', target: idx, description: todo.length ? `write the next index (${next} if no key is taken) atomically` : `write the next index ${next}: an interrupted replay used keys up to ${next - 1}`, after: String(next) });
+    plan.steps.push({
+      kind: 'write-file',
+      target: idx,
+      description: todo.length
+        ? `write the next index (${next} if no key is taken) atomically`
+        : `write the next index ${next}: an interrupted replay used keys up to ${next - 1}`,
+      after: String(next),
+    });
   }
-  if (hasIndex && t.outputId === null) plan.warnings.push('Output id unknown (no --config/--output): the next index is not written after replay; repair it with repair-index.');
-  if (!hasIndex && !t.keyFormat.includes('$UUID') && t.staticFilePath) plan.warnings.push('The key format has neither $INDEX nor $UUID and static_file_path is on: a key that exists is skipped, never overwritten.');
+  if (hasIndex && t.outputId === null)
+    plan.warnings.push('Output id unknown (no --config/--output): the next index is not written after replay; repair it with repair-index.');
+  if (!hasIndex && !t.keyFormat.includes('$UUID') && t.staticFilePath)
+    plan.warnings.push('The key format has neither $INDEX nor $UUID and static_file_path is on: a key that exists is skipped, never overwritten.');
   const skipped = plan.replayItems.length - todo.length;
   plan.summary = `Replay ${todo.length} chunk${todo.length === 1 ? '' : 's'} (${todo.reduce((a, i) => a + i.bytes, 0)} bytes) to s3://${t.bucket}${hasIndex && todo.length ? ` with $INDEX ${first}..${next - 1}` : ''}${skipped ? `; ${skipped} skipped` : ''}.`;
-  plan.why.push(`Chunks in old streams and quarantine/ are not sent by Fluent Bit (quarantine) or would be sent with the restart time and a possibly reset $INDEX (spec §3.4, §5.4).`);
+  plan.why.push(
+    `Chunks in old streams and quarantine/ are not sent by Fluent Bit (quarantine) or would be sent with the restart time and a possibly reset $INDEX (spec §3.4, §5.4).`,
+  );
   if (!todo.length) plan.why.push('Nothing to replay.');
   const details: ReplayPlanDetails = {
     kind: 'replay',
@@ -197,6 +212,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('--force: replaying although the store looks in use. You take responsibility for the result.');
+  if (input.force && plan.refusals.some((r) => r.forceable))
+    plan.warnings.unshift('--force: replaying although the store looks in use. You take responsibility for the result.');
   return plan;
 }

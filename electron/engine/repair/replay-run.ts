@@ -51,7 +51,13 @@ async function isOurs(client: S3Client, bucket: string, key: string, h: HeadResu
 async function uniqueDest(dir: string, name: string): Promise<string> {
   for (let n = 0; ; n++) {
     const p = path.join(dir, n ? `${name}.${n}` : name);
-    if (!(await fsp.lstat(p).then(() => true, () => false))) return p;
+    if (
+      !(await fsp.lstat(p).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return p;
   }
 }
 
@@ -63,7 +69,16 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   assertNotRefused(guard.refusals, opts.force);
   const items: ReplayItem[] = d.items.map((i) => ({ ...i }));
   const todo = items.filter((i) => i.state === 'planned');
-  const result: RepairResult & { items: ReplayItem[] } = { action: 'replay', applied: false, summary: '', steps: [], undoId: null, verified: false, warnings: [...plan.warnings], items };
+  const result: RepairResult & { items: ReplayItem[] } = {
+    action: 'replay',
+    applied: false,
+    summary: '',
+    steps: [],
+    undoId: null,
+    verified: false,
+    warnings: [...plan.warnings],
+    items,
+  };
   if (!todo.length && !(d.indexBehind && d.hasIndex && d.outputId !== null)) {
     result.summary = 'Nothing to replay.';
     result.verified = true;
@@ -99,7 +114,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       summary: plan.summary,
       changes: idxFile && d.hasIndex ? [{ kind: 'file', path: idxFile }] : [],
       undoable: false,
-      undoNote: 'A replay cannot be undone: its objects are in the bucket, and moving the chunks back would make Fluent Bit send them a second time. The replayed chunks are kept in .store-doctor/replayed/.',
+      undoNote:
+        'A replay cannot be undone: its objects are in the bucket, and moving the chunks back would make Fluent Bit send them a second time. The replayed chunks are kept in .store-doctor/replayed/.',
     });
     result.undoId = action.id;
     const randomKeys = d.keyFormat.includes('$UUID') || (!d.hasIndex && !d.staticFilePath);
@@ -135,7 +151,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
           uploaded = true;
           await appendLine(journal, { t: 'uploaded', chunk: item.chunkPath, src, key, etag: h.etag, at: now() });
           item.message = 'resumed: the object from the interrupted run is in the bucket';
-        } else if (!h) key = st.intent.key; // never created: put the same key again
+        } else if (!h)
+          key = st.intent.key; // never created: put the same key again
         else await appendLine(journal, { t: 'conflict', chunk: item.chunkPath, src, key: st.intent.key, at: now() });
       }
       for (let attempt = 0; !uploaded; attempt++) {
@@ -150,7 +167,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         const out = await putCreateOnly(opts.client, d.bucket, key, body, { mode, contentEncoding, signal: opts.signal });
         if (out.created) {
           const h = await headObject(opts.client, d.bucket, key, opts.signal);
-          if (!h || h.size !== body.length || (out.etag && h.etag && out.etag !== h.etag)) throw new Error(`s3://${d.bucket}/${key}: HeadObject does not confirm the upload (${h ? `${h.size} bytes` : 'missing'})`);
+          if (!h || h.size !== body.length || (out.etag && h.etag && out.etag !== h.etag))
+            throw new Error(`s3://${d.bucket}/${key}: HeadObject does not confirm the upload (${h ? `${h.size} bytes` : 'missing'})`);
           await appendLine(journal, { t: 'uploaded', chunk: item.chunkPath, src, key, etag: h.etag, at: now() });
           await opts.hooks?.afterUpload?.();
           uploaded = true;
@@ -185,11 +203,19 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         }
         try {
           await one(item);
-          result.steps.push({ step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath }, ok: true, message: item.message ?? 'uploaded, confirmed, moved' });
+          result.steps.push({
+            step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath },
+            ok: true,
+            message: item.message ?? 'uploaded, confirmed, moved',
+          });
         } catch (err) {
           item.state = 'failed';
           item.message = (err as Error).message;
-          result.steps.push({ step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath }, ok: false, message: item.message });
+          result.steps.push({
+            step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath },
+            ok: false,
+            message: item.message,
+          });
         }
         done++;
         bytes += item.bytes;
@@ -220,7 +246,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     result.applied = true;
     result.verified = failed === 0 && left === 0;
     if (!todo.length) result.summary = `Nothing left to replay; the next index now covers every key an earlier replay used.`;
-  else result.summary = `Replayed ${ok} of ${todo.length} chunks to s3://${d.bucket}${failed ? `; ${failed} failed` : ''}${left ? `; ${left} not started (cancelled) — run again to resume` : ''}.`;
+    else
+      result.summary = `Replayed ${ok} of ${todo.length} chunks to s3://${d.bucket}${failed ? `; ${failed} failed` : ''}${left ? `; ${left} not started (cancelled) — run again to resume` : ''}.`;
     return result;
   }
 }

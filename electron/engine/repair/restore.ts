@@ -30,7 +30,16 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
   const shadow = input.shadowDir ? path.resolve(input.shadowDir) : await defaultShadowDir(rootPath);
   const shadowValues = await seqIndexValues(shadow);
   const ids = input.outputIds.length ? input.outputIds : [...shadowValues.keys()];
-  const plan: RepairPlan = { action: 'restore-index', storePath: path.resolve(input.storePath), rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [] };
+  const plan: RepairPlan = {
+    action: 'restore-index',
+    storePath: path.resolve(input.storePath),
+    rootPath,
+    summary: '',
+    why: [],
+    steps: [],
+    warnings: [],
+    refusals: [],
+  };
   const subplans: RepairPlan[] = [];
   // Refused up front for an archive or a read-only source, whatever there is to restore.
   const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
@@ -46,7 +55,9 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
     const bucket = input.bucketSafe?.get(id) ?? null;
     const candidates = [sh, disk.state === 'value' ? disk.value : null, bucket].filter((v): v is number => v !== null);
     const target = candidates.length ? Math.max(...candidates) : null;
-    plan.why.push(`seq_index_${id}: shadow ${sh ?? '—'}, disk ${disk.state === 'value' ? disk.valueText : disk.state}, bucket evidence ${bucket ?? '—'} → ${target ?? 'unknown'}.`);
+    plan.why.push(
+      `seq_index_${id}: shadow ${sh ?? '—'}, disk ${disk.state === 'value' ? disk.valueText : disk.state}, bucket evidence ${bucket ?? '—'} → ${target ?? 'unknown'}.`,
+    );
     if (target === null) {
       plan.warnings.push(`seq_index_${id}: no value anywhere (no shadow, no file, no bucket evidence): left alone.`);
       continue;
@@ -68,7 +79,9 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
     for (const w of sub.warnings) if (!plan.warnings.includes(w)) plan.warnings.push(w);
   }
   const changing = subplans.filter((s) => !(s.details as { noChange: boolean }).noChange).length;
-  plan.summary = changing ? `Restore ${changing} index file(s) in ${path.basename(rootPath)} to the highest known value.` : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
+  plan.summary = changing
+    ? `Restore ${changing} index file(s) in ${path.basename(rootPath)} to the highest known value.`
+    : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
   plan.details = { kind: 'restore', subplans };
   return plan;
 }
@@ -76,7 +89,15 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
 export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
   const subplans = (plan.details as { subplans: RepairPlan[] }).subplans;
-  const result: RepairResult = { action: 'restore-index', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings] };
+  const result: RepairResult = {
+    action: 'restore-index',
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: true,
+    warnings: [...plan.warnings],
+  };
   for (const sub of subplans) {
     const r = await applyIndexPlan(sub, opts);
     result.applied ||= r.applied;

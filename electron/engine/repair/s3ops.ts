@@ -3,13 +3,7 @@
  * key exists), a probe for endpoints that ignore or reject conditional writes (then HEAD-then-PUT,
  * not atomic, with a warning), and HEAD/GET confirmation.
  */
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 
 interface AwsError {
@@ -105,9 +99,14 @@ export async function putCreateOnly(
  * Does this endpoint honour `If-None-Match: *` on PutObject? Writes a probe key twice (the second
  * must fail with 412) and deletes it. Returns the mode to use and a warning when falling back.
  */
-export async function probeConditionalWrites(client: S3Client, bucket: string, signal?: AbortSignal): Promise<{ mode: ConditionalMode; warning: string | null }> {
+export async function probeConditionalWrites(
+  client: S3Client,
+  bucket: string,
+  signal?: AbortSignal,
+): Promise<{ mode: ConditionalMode; warning: string | null }> {
   const key = `.store-doctor-probe/${Date.now()}-${randomBytes(6).toString('hex')}`;
-  const put = () => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.from('probe'), ContentLength: 5, IfNoneMatch: '*' }), { abortSignal: signal });
+  const put = () =>
+    client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.from('probe'), ContentLength: 5, IfNoneMatch: '*' }), { abortSignal: signal });
   const fallback = (why: string) => ({
     mode: 'head-then-put' as const,
     warning: `WARNING: this endpoint ${why}: falling back to HEAD-then-PUT, which is NOT atomic — a key created by someone else between the HEAD and the PUT would be overwritten. Stop every writer to this bucket prefix while replaying.`,

@@ -16,11 +16,20 @@ function describe(c: UndoChange): PlanStep {
   if (c.kind === 'mkdir') return { kind: 'rmdir', target: c.path, description: `remove the directory the action created (only if empty)` };
   if (c.kind === 'move') return { kind: 'move', target: c.from, description: `move ${c.to} back to ${c.from}` };
   return c.before.exists
-    ? { kind: 'write-file', target: c.path, description: `restore the previous ${c.before.size} bytes (mode ${c.before.mode?.toString(8)})`, before: null, after: null }
+    ? {
+        kind: 'write-file',
+        target: c.path,
+        description: `restore the previous ${c.before.size} bytes (mode ${c.before.mode?.toString(8)})`,
+        before: null,
+        after: null,
+      }
     : { kind: 'delete-file', target: c.path, description: 'remove the file: it did not exist before the action' };
 }
 
-export async function planUndo(storePath: string, opts: { force?: boolean; skipProcessCheck?: boolean; archive?: boolean; readOnlySource?: boolean } = {}): Promise<RepairPlan> {
+export async function planUndo(
+  storePath: string,
+  opts: { force?: boolean; skipProcessCheck?: boolean; archive?: boolean; readOnlySource?: boolean } = {},
+): Promise<RepairPlan> {
   const abs = path.resolve(storePath);
   const plan: RepairPlan = { action: 'undo', storePath: abs, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [] };
   // An archive or a read-only store holds nothing we may write (and no journal we wrote).
@@ -55,7 +64,10 @@ export async function planUndo(storePath: string, opts: { force?: boolean; skipP
       }
       if (now.exists && now.size !== undefined && now.size <= 64) step.before = (await fsp.readFile(c.path)).toString('latin1');
       if (after && (after.exists !== now.exists || after.sha256 !== now.sha256)) {
-        plan.refusals.push({ reason: `${c.path} changed after the action (something else wrote it since); undoing would discard that change.`, forceable: true });
+        plan.refusals.push({
+          reason: `${c.path} changed after the action (something else wrote it since); undoing would discard that change.`,
+          forceable: true,
+        });
       }
     }
     plan.steps.push(step);
@@ -69,7 +81,15 @@ export async function planUndo(storePath: string, opts: { force?: boolean; skipP
 
 export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
   const d = plan.details as { journal: string; id: string } | undefined;
-  const result: RepairResult = { action: 'undo', applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
+  const result: RepairResult = {
+    action: 'undo',
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: false,
+    warnings: [...plan.warnings],
+  };
   const blocking = plan.refusals.filter((r) => !r.forceable || !opts.force);
   if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
   if (!d) return { ...result, summary: plan.summary };
@@ -83,7 +103,8 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipP
       if (c.kind !== 'file' || !last.after?.[c.path]) continue;
       const now = await currentAfter(c.path);
       const after = last.after[c.path];
-      if (after.exists !== now.exists || after.sha256 !== now.sha256) throw new RefusedError([`${c.path} changed after the action; undoing would discard that change.`]);
+      if (after.exists !== now.exists || after.sha256 !== now.sha256)
+        throw new RefusedError([`${c.path} changed after the action; undoing would discard that change.`]);
     }
   }
   const watch = await watchStore(e.rootPath, opts.hooks);
@@ -118,7 +139,10 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipP
           result.steps.push({ step, ok: code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST', message: msg });
         }
       } else {
-        const toThere = await fsp.access(c.to).then(() => true, () => false);
+        const toThere = await fsp.access(c.to).then(
+          () => true,
+          () => false,
+        );
         if (toThere) await durableMove(c.to, c.from);
         result.steps.push({ step, ok: true, message: toThere ? 'moved back' : 'nothing to move back' });
       }
@@ -135,7 +159,15 @@ export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipP
   if (changed) result.warnings.push(changed);
   if (!result.verified) {
     // Not recorded as undone: the next `undo` retries this action instead of silently moving on to an older one.
-    await appendLine(last.journal, { type: 'undo-failed', id: e.id, at: new Date().toISOString(), message: result.steps.filter((s) => !s.ok).map((s) => `${s.step.target}: ${s.message}`).join('; ') });
+    await appendLine(last.journal, {
+      type: 'undo-failed',
+      id: e.id,
+      at: new Date().toISOString(),
+      message: result.steps
+        .filter((s) => !s.ok)
+        .map((s) => `${s.step.target}: ${s.message}`)
+        .join('; '),
+    });
     result.summary = `Undo of ${e.action} ${e.id} is INCOMPLETE (see the failed steps); it stays the last action: fix the cause and run undo again.`;
     return result;
   }

@@ -42,7 +42,15 @@ async function listAllVersions(client: S3Client, bucket: string, prefix: string 
   for (;;) {
     const r = await client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker, VersionIdMarker }), { abortSignal: signal });
     for (const v of r.Versions ?? []) {
-      out.push({ key: v.Key!, versionId: v.VersionId ?? 'null', isLatest: !!v.IsLatest, isDeleteMarker: false, size: v.Size ?? 0, etag: unquote(v.ETag), lastModified: v.LastModified?.toISOString() ?? null });
+      out.push({
+        key: v.Key!,
+        versionId: v.VersionId ?? 'null',
+        isLatest: !!v.IsLatest,
+        isDeleteMarker: false,
+        size: v.Size ?? 0,
+        etag: unquote(v.ETag),
+        lastModified: v.LastModified?.toISOString() ?? null,
+      });
     }
     if (!r.IsTruncated) return out;
     KeyMarker = r.NextKeyMarker;
@@ -51,9 +59,22 @@ async function listAllVersions(client: S3Client, bucket: string, prefix: string 
 }
 
 export async function planRecoverVersions(input: RecoverInput): Promise<RepairPlan & { copies: RecoveryCopy[] }> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const recoveryPrefix = input.recoveryPrefix ?? `store-doctor-recovered/${stamp}/`;
-  const plan: RepairPlan & { copies: RecoveryCopy[] } = { action: 'recover-versions', storePath: input.storePath, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [], copies: [] };
+  const plan: RepairPlan & { copies: RecoveryCopy[] } = {
+    action: 'recover-versions',
+    storePath: input.storePath,
+    rootPath: null,
+    summary: '',
+    why: [],
+    steps: [],
+    warnings: [],
+    refusals: [],
+    copies: [],
+  };
   const src = await checkWriteAllowed(input.storePath, { archive: input.archive, readOnlySource: input.readOnlySource, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);
   if (src.refusals.length) {
@@ -77,25 +98,55 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
   for (const [key, vs] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const old = vs.filter((v) => !v.isLatest).sort((a, b) => (a.lastModified ?? '').localeCompare(b.lastModified ?? ''));
     old.forEach((v, i) => {
-      const copy: RecoveryCopy = { sourceKey: key, versionId: v.versionId, lastModified: v.lastModified, size: v.size, etag: v.etag, targetKey: `${recoveryPrefix}${key}.version-${i + 1}-${v.versionId}` };
+      const copy: RecoveryCopy = {
+        sourceKey: key,
+        versionId: v.versionId,
+        lastModified: v.lastModified,
+        size: v.size,
+        etag: v.etag,
+        targetKey: `${recoveryPrefix}${key}.version-${i + 1}-${v.versionId}`,
+      };
       plan.copies.push(copy);
-      plan.steps.push({ kind: 'copy-object', target: `s3://${input.bucket}/${copy.targetKey}`, description: `copy ${key} version ${v.versionId} (${v.size} bytes, ${v.lastModified ?? '?'}) create-only` });
+      plan.steps.push({
+        kind: 'copy-object',
+        target: `s3://${input.bucket}/${copy.targetKey}`,
+        description: `copy ${key} version ${v.versionId} (${v.size} bytes, ${v.lastModified ?? '?'}) create-only`,
+      });
     });
   }
-  if (plan.copies.length) plan.steps.push({ kind: 'put-object', target: `s3://${input.bucket}/${recoveryPrefix}manifest.json`, description: 'manifest: every copy with its source key, version id and time' });
+  if (plan.copies.length)
+    plan.steps.push({
+      kind: 'put-object',
+      target: `s3://${input.bucket}/${recoveryPrefix}manifest.json`,
+      description: 'manifest: every copy with its source key, version id and time',
+    });
   plan.summary = plan.copies.length
     ? `Recover ${plan.copies.length} overwritten version(s) of ${new Set(plan.copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}.`
     : 'No overwritten versions found: nothing to recover.';
-  plan.why.push('Keys reused after an index reset keep their earlier data only as non-current versions; copies under a new prefix make them ordinary objects again, and a lifecycle rule can no longer expire them.');
+  plan.why.push(
+    'Keys reused after an index reset keep their earlier data only as non-current versions; copies under a new prefix make them ordinary objects again, and a lifecycle rule can no longer expire them.',
+  );
   plan.details = { kind: 'recover', bucket: input.bucket, copies: plan.copies, recoveryPrefix };
   return plan;
 }
 
-export async function applyRecoverVersions(plan: RepairPlan, opts: { client: S3Client; force?: boolean; signal?: AbortSignal }): Promise<RepairResult & { manifestKey: string | null }> {
+export async function applyRecoverVersions(
+  plan: RepairPlan,
+  opts: { client: S3Client; force?: boolean; signal?: AbortSignal },
+): Promise<RepairResult & { manifestKey: string | null }> {
   assertNotRefused(plan.refusals, opts.force);
   assertNotRefused((await checkWriteAllowed(plan.storePath, { skipProcessCheck: true })).refusals, false);
   const d = plan.details as { bucket: string; copies: RecoveryCopy[]; recoveryPrefix: string };
-  const result: RepairResult & { manifestKey: string | null } = { action: 'recover-versions', applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings], manifestKey: null };
+  const result: RepairResult & { manifestKey: string | null } = {
+    action: 'recover-versions',
+    applied: false,
+    summary: plan.summary,
+    steps: [],
+    undoId: null,
+    verified: true,
+    warnings: [...plan.warnings],
+    manifestKey: null,
+  };
   if (!d.copies.length) return result;
   const done: (RecoveryCopy & { status: string })[] = [];
   for (const c of d.copies) {
@@ -104,7 +155,12 @@ export async function applyRecoverVersions(plan: RepairPlan, opts: { client: S3C
       // HEAD first as well: some S3-compatible servers ignore If-None-Match on CopyObject.
       if (await headObject(opts.client, d.bucket, c.targetKey, opts.signal)) throw Object.assign(new Error('exists'), { exists: true });
       await opts.client.send(
-        new CopyObjectCommand({ Bucket: d.bucket, Key: c.targetKey, CopySource: `${d.bucket}/${encodeURIComponent(c.sourceKey).replace(/%2F/g, '/')}?versionId=${encodeURIComponent(c.versionId)}`, IfNoneMatch: '*' }),
+        new CopyObjectCommand({
+          Bucket: d.bucket,
+          Key: c.targetKey,
+          CopySource: `${d.bucket}/${encodeURIComponent(c.sourceKey).replace(/%2F/g, '/')}?versionId=${encodeURIComponent(c.versionId)}`,
+          IfNoneMatch: '*',
+        }),
         { abortSignal: opts.signal },
       );
       const h = await headObject(opts.client, d.bucket, c.targetKey, opts.signal);

@@ -61,10 +61,14 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function tokenPattern(t: FmtToken, slashInTag: boolean): string {
   switch (t.kind) {
-    case 'literal': return esc(t.text);
-    case 'tag': return slashInTag ? '(?:.+)' : '(?:[^/]+)';
-    case 'index': return '(?:\\d+)';
-    case 'uuid': return '(?:[0-9A-Za-z]{8})';
+    case 'literal':
+      return esc(t.text);
+    case 'tag':
+      return slashInTag ? '(?:.+)' : '(?:[^/]+)';
+    case 'index':
+      return '(?:\\d+)';
+    case 'uuid':
+      return '(?:[0-9A-Za-z]{8})';
     case 'time':
       if (NAMES.has(t.conv)) return '([A-Za-z]+)';
       return '( *[+-]?\\d+)';
@@ -93,7 +97,10 @@ export function splitSegments(format: string, opts: SegmentOptions = {}): Segmen
     const slash = !!opts.tagMayContainSlash && hasTag;
     return {
       tokens,
-      literalHead: tokens.slice(0, first < 0 ? tokens.length : first).map((t) => (t.kind === 'literal' ? t.text : '')).join(''),
+      literalHead: tokens
+        .slice(0, first < 0 ? tokens.length : first)
+        .map((t) => (t.kind === 'literal' ? t.text : ''))
+        .join(''),
       isLiteral: first < 0,
       hasTag,
       hasTime: tokens.some((t) => t.kind === 'time'),
@@ -209,7 +216,14 @@ export function timeChainAt(segments: Segment[], i: number): TimeChain | null {
 /** The chain rendered at `t` (UTC), e.g. `2026/11/29/18` — keys of partitions at or after `t` sort above it. */
 export function renderChain(chain: TimeChain, t: Date): string {
   const v: Record<string, number> = {
-    Y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), H: t.getUTCHours(), M: t.getUTCMinutes(), S: t.getUTCSeconds(),
+    Y: t.getUTCFullYear(),
+    m: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    H: t.getUTCHours(),
+    M: t.getUTCMinutes(),
+    S: t.getUTCSeconds(),
   };
-  return chain.tokens.map((tok) => (tok.kind === 'literal' ? tok.text : tok.kind === 'time' ? String(v[tok.conv]).padStart(WIDTH[tok.conv], '0') : '')).join('');
+  return chain.tokens
+    .map((tok) => (tok.kind === 'literal' ? tok.text : tok.kind === 'time' ? String(v[tok.conv]).padStart(WIDTH[tok.conv], '0') : ''))
+    .join('');
 }

@@ -10,7 +10,16 @@
  */
 export { createS3Client, describeConnection, regionProvider, DEFAULT_REGION, type CreateS3ClientOptions, type ConnectionDescription } from './client';
 export { listForKeyFormat, type ListForKeyFormatOptions, type ListFocus } from './planner';
-export { listAllObjects, listVersions, listMultipartUploads, listParts, versioningStatus, type ListOptions, type RequestCounter, type VersioningStatus } from './list';
+export {
+  listAllObjects,
+  listVersions,
+  listMultipartUploads,
+  listParts,
+  versioningStatus,
+  type ListOptions,
+  type RequestCounter,
+  type VersioningStatus,
+} from './list';
 export { parseOfflineEvidence, loadOfflineEvidence, OfflineEvidenceError, type OfflineDocument, type OfflineDocKind } from './offline';
 export { S3EvidenceError, isAccessDenied, isNoSuchBucket, describeS3Error } from './errors';
 export { splitSegments, keyMatcher, formatLiteralPrefix, timeChainAt } from './format-segments';

@@ -82,7 +82,12 @@ export async function* objectPages(client: S3Client, bucket: string, range: Scan
 }
 
 /** Every object under `prefix` (default: the whole bucket), in key order. */
-export async function listAllObjects(client: S3Client, bucket: string, prefix?: string, opts: ListOptions & Omit<ScanRange, 'prefix' | 'delimiter'> = {}): Promise<S3ObjectEntry[]> {
+export async function listAllObjects(
+  client: S3Client,
+  bucket: string,
+  prefix?: string,
+  opts: ListOptions & Omit<ScanRange, 'prefix' | 'delimiter'> = {},
+): Promise<S3ObjectEntry[]> {
   const out: S3ObjectEntry[] = [];
   for await (const page of objectPages(client, bucket, { ...opts, prefix }, opts)) {
     for (const o of page.Contents ?? []) {
@@ -94,7 +99,12 @@ export async function listAllObjects(client: S3Client, bucket: string, prefix?: 
 }
 
 /** Every version and delete marker under `prefix`, in key order, newest version first per key. */
-export async function listVersions(client: S3Client, bucket: string, prefix?: string, opts: ListOptions & { keyMarker?: string; stopWhen?: (key: string) => boolean } = {}): Promise<S3VersionEntry[]> {
+export async function listVersions(
+  client: S3Client,
+  bucket: string,
+  prefix?: string,
+  opts: ListOptions & { keyMarker?: string; stopWhen?: (key: string) => boolean } = {},
+): Promise<S3VersionEntry[]> {
   const out: S3VersionEntry[] = [];
   let keyMarker = opts.keyMarker;
   let versionIdMarker: string | undefined;
@@ -150,7 +160,13 @@ export async function versioningStatus(client: S3Client, bucket: string, opts: L
   return out.Status === 'Enabled' ? 'Enabled' : out.Status === 'Suspended' ? 'Suspended' : 'Off';
 }
 
-export async function listParts(client: S3Client, bucket: string, key: string, uploadId: string, opts: ListOptions = {}): Promise<NonNullable<S3UploadEntry['parts']>> {
+export async function listParts(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  uploadId: string,
+  opts: ListOptions = {},
+): Promise<NonNullable<S3UploadEntry['parts']>> {
   const parts: NonNullable<S3UploadEntry['parts']> = [];
   let marker: string | undefined;
   for (;;) {

@@ -9,12 +9,13 @@ type Named = { name: string; doc: ParsedDoc };
 
 export function checkPagination(parsed: Named[]): string[] {
   const notes: string[] = [];
-  const of = <K extends ParsedDoc['kind']>(kind: K) =>
-    parsed.filter((p): p is { name: string; doc: Extract<ParsedDoc, { kind: K }> } => p.doc.kind === kind);
+  const of = <K extends ParsedDoc['kind']>(kind: K) => parsed.filter((p): p is { name: string; doc: Extract<ParsedDoc, { kind: K }> } => p.doc.kind === kind);
 
   const objects = of('list-objects');
   const tokens = new Set(objects.map((p) => p.doc.value.ContinuationToken).filter(Boolean));
-  const markers = new Set(objects.map((p) => (p.doc.value as Record<string, unknown>).Marker ?? (p.doc.value as Record<string, unknown>).StartAfter).filter(Boolean));
+  const markers = new Set(
+    objects.map((p) => (p.doc.value as Record<string, unknown>).Marker ?? (p.doc.value as Record<string, unknown>).StartAfter).filter(Boolean),
+  );
   for (const { name, doc } of objects) {
     const v = doc.value;
     const count = v.Contents?.length ?? 0;
@@ -22,7 +23,9 @@ export function checkPagination(parsed: Named[]): string[] {
       notes.push(`${name}: KeyCount is ${v.KeyCount} but Contents holds ${count} entries; the file may be cut.`);
     }
     if (v.NextContinuationToken && !tokens.has(v.NextContinuationToken)) {
-      notes.push(`${name}: the listing continues (NextContinuationToken) but no given file holds the next page; keys after "${v.Contents?.at(-1)?.Key ?? ''}" are unknown.`);
+      notes.push(
+        `${name}: the listing continues (NextContinuationToken) but no given file holds the next page; keys after "${v.Contents?.at(-1)?.Key ?? ''}" are unknown.`,
+      );
     } else if (v.NextMarker && !markers.has(v.NextMarker)) {
       notes.push(`${name}: the listing continues (NextMarker "${v.NextMarker}") but no given file holds the next page.`);
     } else if (v.IsTruncated === true && !v.NextContinuationToken && !v.NextMarker && objects.length === 1) {

@@ -96,9 +96,19 @@ export function parseDocument(doc: OfflineDocument): ParsedDoc[] {
     let kind = detectKind(v);
     if (v === null && allowed) kind = allowed[0];
     if (!kind || (allowed && !allowed.includes(kind))) {
-      const found = typeof v === 'object' && v !== null ? `keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : `a JSON ${v === null ? 'null' : typeof v}`;
+      const found =
+        typeof v === 'object' && v !== null ? `keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : `a JSON ${v === null ? 'null' : typeof v}`;
       const want = (allowed ?? ['list-objects', 'list-object-versions', 'list-multipart-uploads', 'list-parts', 'recorder'])
-        .map((k) => ({ 'list-objects': 'aws s3api list-objects-v2 (Contents)', 'list-object-versions': 'list-object-versions (Versions, DeleteMarkers)', 'list-multipart-uploads': 'list-multipart-uploads (Uploads)', 'list-parts': 'list-parts (Parts)', recorder: 'a recorder listing (objects)' })[k])
+        .map(
+          (k) =>
+            ({
+              'list-objects': 'aws s3api list-objects-v2 (Contents)',
+              'list-object-versions': 'list-object-versions (Versions, DeleteMarkers)',
+              'list-multipart-uploads': 'list-multipart-uploads (Uploads)',
+              'list-parts': 'list-parts (Parts)',
+              recorder: 'a recorder listing (objects)',
+            })[k],
+        )
         .join(', ');
       throw new OfflineEvidenceError(doc.name, `${where}not a listing Store Doctor reads: found ${found}; expected the JSON of ${want}`);
     }
@@ -162,11 +172,27 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
       sawVersions = true;
       bucketOf(name, doc.value.Name);
       for (const v of doc.value.Versions ?? []) {
-        const e = { key: v.Key, size: v.Size ?? 0, etag: v.ETag ?? null, lastModified: iso(v.LastModified), versionId: v.VersionId ?? 'null', isLatest: !!v.IsLatest, isDeleteMarker: false };
+        const e = {
+          key: v.Key,
+          size: v.Size ?? 0,
+          etag: v.ETag ?? null,
+          lastModified: iso(v.LastModified),
+          versionId: v.VersionId ?? 'null',
+          isLatest: !!v.IsLatest,
+          isDeleteMarker: false,
+        };
         versions.set(`${e.key}\0${e.versionId}`, e);
       }
       for (const v of doc.value.DeleteMarkers ?? []) {
-        const e = { key: v.Key, size: 0, etag: null, lastModified: iso(v.LastModified), versionId: v.VersionId ?? 'null', isLatest: !!v.IsLatest, isDeleteMarker: true };
+        const e = {
+          key: v.Key,
+          size: 0,
+          etag: null,
+          lastModified: iso(v.LastModified),
+          versionId: v.VersionId ?? 'null',
+          isLatest: !!v.IsLatest,
+          isDeleteMarker: true,
+        };
         versions.set(`${e.key}\0${e.versionId}`, e);
       }
     } else if (doc.kind === 'list-multipart-uploads') {
@@ -201,7 +227,9 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   }
   let objectList = [...objects.values()].map((o) => o.entry);
   if (!sawListing && sawVersions) {
-    objectList = [...versions.values()].filter((v) => v.isLatest && !v.isDeleteMarker).map(({ key, size, etag, lastModified }) => ({ key, size, etag, lastModified }));
+    objectList = [...versions.values()]
+      .filter((v) => v.isLatest && !v.isDeleteMarker)
+      .map(({ key, size, etag, lastModified }) => ({ key, size, etag, lastModified }));
     notes.push('No object listing given: current objects are taken from the latest versions.');
   }
   if (!sawListing && !sawVersions) notes.push('No object listing given: index checks against the bucket are not possible.');
@@ -225,7 +253,14 @@ async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind
         return { name: file, text: await readFile(file, 'utf8'), kind };
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory, not a file' : String((err as Error).message);
+        const why =
+          code === 'ENOENT'
+            ? 'no such file'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : code === 'EISDIR'
+                ? 'is a directory, not a file'
+                : String((err as Error).message);
         throw new OfflineEvidenceError(file, `cannot read: ${why}`);
       }
     }),

@@ -14,7 +14,17 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, S3Evidence, S3ObjectEntry } from '../../../shared/model';
 import { isAbort, isAccessDenied, isNoSuchBucket, describeS3Error, toEvidenceError } from './errors';
-import { capturedTime, formatLiteralPrefix, keyMatcher, renderChain, splitSegments, timeChainAt, timeRange, type Segment, type TimeFields } from './format-segments';
+import {
+  capturedTime,
+  formatLiteralPrefix,
+  keyMatcher,
+  renderChain,
+  splitSegments,
+  timeChainAt,
+  timeRange,
+  type Segment,
+  type TimeFields,
+} from './format-segments';
 import { objectPages, toObjectEntry, type RequestCounter } from './list';
 import { TaskPool } from './pool';
 import { addMultipartEvidence, addVersionEvidence } from './planner-extras';
@@ -77,8 +87,7 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
   let prunedPrefixes = 0;
   let prunedByTime = 0;
   const signal = opts.signal;
-  const progress = (current: string) =>
-    opts.onProgress?.({ task: 'list', done: pool.finished, total: pool.added, current });
+  const progress = (current: string) => opts.onProgress?.({ task: 'list', done: pool.finished, total: pool.added, current });
 
   /** Runs one request-making step; degrades on AccessDenied, stops quietly on cancel. */
   const guarded = (what: string, prefix: string, fn: () => Promise<void>) => async () => {
@@ -120,7 +129,12 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
   /** Child prefixes of `base + head` that match segment `i`, with their time fields. */
   const children = async (base: string, seg: Segment, ctx: TimeFields) => {
     const out: { prefix: string; ctx: TimeFields }[] = [];
-    for await (const page of objectPages(client, opts.bucket, { prefix: base + seg.literalHead, delimiter: '/', maxKeys: opts.maxKeys }, { signal, counter: state.counter })) {
+    for await (const page of objectPages(
+      client,
+      opts.bucket,
+      { prefix: base + seg.literalHead, delimiter: '/', maxKeys: opts.maxKeys },
+      { signal, counter: state.counter },
+    )) {
       ignoredKeys += page.Contents?.length ?? 0;
       for (const cp of page.CommonPrefixes ?? []) {
         const p = cp.Prefix ?? '';

@@ -26,7 +26,8 @@ export interface DemoSpec {
 
 function inside(dir: string, name: string): string {
   const p = path.resolve(dir, name);
-  if (path.dirname(p) !== path.resolve(dir)) throw new EngineError('failed', `demo.json: "${name}" must be a file next to demo.json`, path.join(dir, 'demo.json'));
+  if (path.dirname(p) !== path.resolve(dir))
+    throw new EngineError('failed', `demo.json: "${name}" must be a file next to demo.json`, path.join(dir, 'demo.json'));
   return p;
 }
 

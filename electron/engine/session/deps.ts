@@ -4,7 +4,19 @@
  * a function, e.g. a slow scan to test cancel).
  */
 import type { RequestInput } from '../../../shared/contract';
-import type { ChunkInfo, Diagnosis, FluentBitConfig, FluentBitOutput, Progress, RecordPage, RepairPlan, RepairResult, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
+import type {
+  ChunkInfo,
+  Diagnosis,
+  FluentBitConfig,
+  FluentBitOutput,
+  Progress,
+  RecordPage,
+  RepairPlan,
+  RepairResult,
+  RootReport,
+  S3Evidence,
+  StoreReport,
+} from '../../../shared/model';
 import type { StoreSession } from './registry';
 
 export interface WorkOptions {
@@ -32,7 +44,11 @@ export interface EngineDeps {
   diagnose(session: StoreSession, opts: { at?: string; outputId?: number }): Promise<Diagnosis>;
   /** Bucket names the user may type to confirm a write. */
   confirmations(session: StoreSession, input: RepairInput): string[];
-  repairPlan(session: StoreSession, input: RepairInput, opts: WorkOptions): Promise<RepairPlan & { replayItems?: import('../../../shared/model').ReplayItem[] }>;
+  repairPlan(
+    session: StoreSession,
+    input: RepairInput,
+    opts: WorkOptions,
+  ): Promise<RepairPlan & { replayItems?: import('../../../shared/model').ReplayItem[] }>;
   repairApply(session: StoreSession, input: RepairInput, plan: RepairPlan, opts: WorkOptions): Promise<RepairResult>;
 }
 

@@ -44,7 +44,10 @@ export async function dispatchRequest(engine: Engine, name: unknown, rawInput: u
   const refused = checkConfinement(engine, request, parsed.input);
   if (refused) return { ok: false, error: refused };
   const signal = opts.signal ?? new AbortController().signal;
-  const handler = engine.handlers[request] as (input: unknown, ctx: { taskId: string; signal: AbortSignal; onProgress: (p: Progress) => void }) => Promise<unknown>;
+  const handler = engine.handlers[request] as (
+    input: unknown,
+    ctx: { taskId: string; signal: AbortSignal; onProgress: (p: Progress) => void },
+  ) => Promise<unknown>;
   try {
     const value = await handler(parsed.input, { taskId: opts.taskId ?? randomUUID(), signal, onProgress: opts.onProgress ?? (() => {}) });
     return { ok: true, value };

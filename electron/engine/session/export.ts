@@ -28,7 +28,10 @@ function baseName(report: StoreReport): string {
 }
 
 function stamp(d: Date): string {
-  return d.toISOString().replace(/[:]/g, '-').replace(/\.\d{3}Z$/, 'Z');
+  return d
+    .toISOString()
+    .replace(/[:]/g, '-')
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**
@@ -59,7 +62,14 @@ export function exportJson(input: ExportInput): ExportedReport {
     diagnosis: input.diagnosis,
     config: input.config ?? null,
     evidence: input.evidence
-      ? { source: input.evidence.source, bucket: input.evidence.bucket, scope: input.evidence.scope, objects: input.evidence.objects.length, complete: input.evidence.complete, notes: input.evidence.notes }
+      ? {
+          source: input.evidence.source,
+          bucket: input.evidence.bucket,
+          scope: input.evidence.scope,
+          objects: input.evidence.objects.length,
+          complete: input.evidence.complete,
+          notes: input.evidence.notes,
+        }
       : null,
   };
   return { fileName: `store-doctor-${baseName(input.report)}-${stamp(at)}.json`, mimeType: 'application/json', text: JSON.stringify(doc, null, 2) + '\n' };
@@ -85,9 +95,16 @@ function findingsSection(d: Diagnosis | null): string[] {
 
 function outputsSection(d: Diagnosis | null): string[] {
   if (!d?.outputs.length) return [];
-  const out = ['## Outputs and $INDEX', '', '| output | bucket | key format | persisted next index | highest index in bucket | safe next index | resets |', '|---|---|---|---|---|---|---|'];
+  const out = [
+    '## Outputs and $INDEX',
+    '',
+    '| output | bucket | key format | persisted next index | highest index in bucket | safe next index | resets |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const o of d.outputs) {
-    out.push(`| ${md(o.displayName)} (id ${o.id}) | ${md(o.bucket)} | \`${md(o.keyFormat)}\` | ${o.persistedNextIndex ?? '—'} | ${o.highestIndexInBucket ?? '—'} | ${o.safeNextIndex} | ${o.resets.length} |`);
+    out.push(
+      `| ${md(o.displayName)} (id ${o.id}) | ${md(o.bucket)} | \`${md(o.keyFormat)}\` | ${o.persistedNextIndex ?? '—'} | ${o.highestIndexInBucket ?? '—'} | ${o.safeNextIndex} | ${o.resets.length} |`,
+    );
   }
   return [...out, ''];
 }
@@ -96,7 +113,12 @@ function storeSection(report: StoreReport): string[] {
   const out = ['## Store', '', `- Source: \`${md(report.source.path)}\` (${md(report.source.description)})`, `- Scanned at: ${report.scannedAt}`, ''];
   for (const root of report.roots) {
     const t = root.totals;
-    out.push(`### Root \`${md(root.bucket)}\``, '', `${t.chunks} chunks, ${t.bytes} bytes, ${t.records} records; ${t.pending} pending, ${t.quarantined} quarantined, ${t.damaged} damaged.`, '');
+    out.push(
+      `### Root \`${md(root.bucket)}\``,
+      '',
+      `${t.chunks} chunks, ${t.bytes} bytes, ${t.records} records; ${t.pending} pending, ${t.quarantined} quarantined, ${t.damaged} damaged.`,
+      '',
+    );
     out.push('Seq index files:', '');
     if (!root.seqIndex.length) out.push(`- none. ${md(root.sequence.message)}`);
     for (const s of root.seqIndex) out.push(`- \`${md(s.fileName)}\`: ${s.valueText ?? 'unreadable'} (${s.status}) — ${md(s.message)}`);
@@ -123,8 +145,12 @@ export function exportMarkdown(input: ExportInput): ExportedReport {
     '',
     `**Summary:** ${diagnosis ? counts : 'not diagnosed'}; ${report.roots.length} bucket root(s).`,
     '',
-    ...(input.config ? [`Fluent Bit config: ${input.config.files.map((f) => `\`${md(path.basename(f))}\``).join(', ')} (${input.config.outputs.length} outputs).`, ''] : []),
-    ...(input.evidence ? [`S3 evidence: ${input.evidence.source}, ${input.evidence.objects.length} objects${input.evidence.complete ? '' : ' (incomplete listing)'}.`, ''] : []),
+    ...(input.config
+      ? [`Fluent Bit config: ${input.config.files.map((f) => `\`${md(path.basename(f))}\``).join(', ')} (${input.config.outputs.length} outputs).`, '']
+      : []),
+    ...(input.evidence
+      ? [`S3 evidence: ${input.evidence.source}, ${input.evidence.objects.length} objects${input.evidence.complete ? '' : ' (incomplete listing)'}.`, '']
+      : []),
     ...findingsSection(diagnosis),
     ...outputsSection(diagnosis),
     ...storeSection(report),

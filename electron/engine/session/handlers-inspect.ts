@@ -12,9 +12,10 @@ import type { SessionContext } from './handlers-store';
 type InspectHandlers = Pick<EngineHandlers, 'chunk.inspect' | 'chunk.records' | 'config.load' | 'evidence.importOffline' | 'evidence.live' | 'diagnose.run'>;
 
 function s3Output(s: StoreSession, outputId: number): FluentBitOutput {
-  if (!s.config) throw new EngineError('refused', 'load the Fluent Bit config first: live listing needs the output\'s bucket and key format');
+  if (!s.config) throw new EngineError('refused', "load the Fluent Bit config first: live listing needs the output's bucket and key format");
   const out = s.config.outputs.find((o) => o.id === outputId);
-  if (!out) throw new EngineError('not-found', `the config has no output with id ${outputId} (outputs: ${s.config.outputs.map((o) => o.id).join(', ') || 'none'})`);
+  if (!out)
+    throw new EngineError('not-found', `the config has no output with id ${outputId} (outputs: ${s.config.outputs.map((o) => o.id).join(', ') || 'none'})`);
   if (!out.s3) throw new EngineError('invalid-input', `output ${out.displayName} is a ${out.plugin} output, not s3`);
   return out;
 }

@@ -30,7 +30,8 @@ export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): Repair
 
     'repair.apply': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);
-      if (s.report.source.kind === 'archive') throw new EngineError('refused', `${path.basename(s.path)} is an archive: it is opened read-only. Extract it and open the folder to repair.`, s.path);
+      if (s.report.source.kind === 'archive')
+        throw new EngineError('refused', `${path.basename(s.path)} is an archive: it is opened read-only. Extract it and open the folder to repair.`, s.path);
       if (s.changedSinceScan && input.action !== 'undo') {
         throw new EngineError(
           'refused',

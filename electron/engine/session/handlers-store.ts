@@ -44,7 +44,9 @@ function checkExists(p: string): void {
 function isOwnWrite(s: StoreSession, changed: string[]): boolean {
   const own = s.ownWrites;
   if (!own || Date.now() > own.until) return false;
-  return changed.every((p) => own.paths.has(p) || [...own.paths].some((t) => isInside(t, p)) || p.split(path.sep).some((seg) => seg.startsWith('.') && seg.length > 1));
+  return changed.every(
+    (p) => own.paths.has(p) || [...own.paths].some((t) => isInside(t, p)) || p.split(path.sep).some((seg) => seg.startsWith('.') && seg.length > 1),
+  );
 }
 
 function startWatch(ctx: SessionContext, s: StoreSession): void {

@@ -40,7 +40,11 @@ function pickTarget(s: StoreSession, outputId: number | undefined): { target: Ta
   const targets = selectTargets(s.report, s.config);
   if (outputId !== undefined) {
     const target = targets.find((t) => t.id === outputId);
-    if (!target) throw new EngineError('not-found', `no S3 output with id ${outputId} in this store${s.config ? ' and config' : ''} (known: ${targets.map((t) => t.id).join(', ') || 'none'})`);
+    if (!target)
+      throw new EngineError(
+        'not-found',
+        `no S3 output with id ${outputId} in this store${s.config ? ' and config' : ''} (known: ${targets.map((t) => t.id).join(', ') || 'none'})`,
+      );
     return { target, targets };
   }
   if (targets.length === 1) return { target: targets[0], targets };
@@ -49,7 +53,8 @@ function pickTarget(s: StoreSession, outputId: number | undefined): { target: Ta
 }
 
 function rootOf(target: Target): { root: NonNullable<Target['root']>; rootPath: string } {
-  if (!target.root) throw new EngineError('refused', `output ${target.displayName}: its bucket root (${target.rootPath ?? target.bucket}) is not in the opened store`);
+  if (!target.root)
+    throw new EngineError('refused', `output ${target.displayName}: its bucket root (${target.rootPath ?? target.bucket}) is not in the opened store`);
   return { root: target.root, rootPath: target.root.path };
 }
 
@@ -79,7 +84,8 @@ export async function planRepair(s: StoreSession, input: RepairInput, opts: Work
     const client = clientFor(target, input.connection);
     try {
       const versions = evidenceMap(s).get(target.id)?.versions ?? null;
-      if (!client && !versions) throw new EngineError('refused', 'recovering versions needs a live connection or an imported `aws s3api list-object-versions` listing');
+      if (!client && !versions)
+        throw new EngineError('refused', 'recovering versions needs a live connection or an imported `aws s3api list-object-versions` listing');
       return await planRecoverVersions({ storePath: s.path, bucket: target.bucket, client, versions, signal: opts.signal });
     } finally {
       client?.destroy();
@@ -103,7 +109,7 @@ export async function planRepair(s: StoreSession, input: RepairInput, opts: Work
     case 'restore-index':
       return planRestoreIndex({ ...common, rootPath, outputIds: onRoot.map((t) => t.id), bucketSafe: new Map([[target.id, safeFor(s, target).safe]]) });
     case 'replay': {
-      if (!target.keyFormat) throw new EngineError('refused', 'replay needs the output\'s s3_key_format: load the Fluent Bit config first');
+      if (!target.keyFormat) throw new EngineError('refused', "replay needs the output's s3_key_format: load the Fluent Bit config first");
       const { safe } = safeFor(s, target);
       return planReplay({
         ...common,
@@ -124,7 +130,16 @@ export async function planRepair(s: StoreSession, input: RepairInput, opts: Work
     case 'multipart': {
       const client = clientFor(target, input.connection);
       try {
-        return await planMultipart({ ...common, rootPath, root, bucket: target.bucket, client, decision: input.multipartDecision, abortOrphans: input.abortOrphans, signal: opts.signal });
+        return await planMultipart({
+          ...common,
+          rootPath,
+          root,
+          bucket: target.bucket,
+          client,
+          decision: input.multipartDecision,
+          abortOrphans: input.abortOrphans,
+          signal: opts.signal,
+        });
       } finally {
         client?.destroy();
       }

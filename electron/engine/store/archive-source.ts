@@ -102,7 +102,11 @@ export async function readArchive(
       }
       if (!utf8) opts.problems.push({ severity: 'warning', path: text, message: 'name is not valid UTF-8 (shown with \\xNN escapes)' });
       else if (h.pax?.path && text.includes('\uFFFD')) {
-        opts.problems.push({ severity: 'warning', path: text, message: 'name is not valid UTF-8 (its pax path bytes are shown with U+FFFD replacement characters)' });
+        opts.problems.push({
+          severity: 'warning',
+          path: text,
+          message: 'name is not valid UTF-8 (its pax path bytes are shown with U+FFFD replacement characters)',
+        });
       }
       const type = typeOf(h.type);
       const parent = ensureDir(top, parts.slice(0, -1));

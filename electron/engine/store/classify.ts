@@ -31,8 +31,10 @@ function entryType(n: TreeNode): IgnoredEntry['type'] {
 }
 
 function ignoredReason(n: TreeNode, level: 'root' | 'stream'): string {
-  if (n.name.startsWith('.')) return `name starts with "." — chunkio skips dot entries${n.name === '.store-doctor' ? " (Store Doctor's own backup folder)" : ''}`;
-  if (n.type === 'symlink') return `symbolic link${n.linkTarget ? ` to ${n.linkTarget}` : ''} — chunkio registers only real ${level === 'root' ? 'directories as streams' : 'regular files as chunks'}`;
+  if (n.name.startsWith('.'))
+    return `name starts with "." — chunkio skips dot entries${n.name === '.store-doctor' ? " (Store Doctor's own backup folder)" : ''}`;
+  if (n.type === 'symlink')
+    return `symbolic link${n.linkTarget ? ` to ${n.linkTarget}` : ''} — chunkio registers only real ${level === 'root' ? 'directories as streams' : 'regular files as chunks'}`;
   if (n.type === 'other') return 'not a regular file or directory (socket, FIFO, device) — ignored by chunkio';
   if (level === 'root') return 'file directly in the root — only folders are streams; Fluent Bit ignores it';
   return 'folder inside a stream — chunkio registers only files directly in a stream and never looks deeper';
@@ -65,7 +67,8 @@ function chunkAction(kind: StreamKind, c: ChunkInfo, streamHasValid: boolean, re
     case 'sequence':
       return `${legacy}${crc}registered as a chunk (a marker): keeps sequence/ through graceful stops; the $INDEX owner never uploads it, another S3 output sharing this root would upload it as an object`;
     default:
-      if (c.status === 'zero-byte') return 're-initialised as an empty chunk and uploaded as a 0-byte object with the empty tag at next start (consumes an $INDEX value)';
+      if (c.status === 'zero-byte')
+        return 're-initialised as an empty chunk and uploaded as a 0-byte object with the empty tag at next start (consumes an $INDEX value)';
       return `${legacy}${crc}uploaded at next start as an old buffer (PutObject, key time = restart time${records !== null ? `, ${records} record${records === 1 ? '' : 's'}` : ''})`;
   }
 }
@@ -82,7 +85,11 @@ export function classifyStream(n: TreeNode, pool: StringPool, read?: ChunkInfo[]
     if (c.type === 'file' && !c.name.startsWith('.')) {
       if (!read) chunks.push(pool.shareInfo(chunkInfoOf(c.name, n.name, kind, c)));
     } else if (kind === 'sequence' && c.name === 'index_metadata' && c.type === 'directory') {
-      ignored.push({ path: `${n.name}/${c.name}`, type: 'directory', reason: 'holds the $INDEX files (seq_index_<id>); chunkio never looks inside, so it registers no chunk' });
+      ignored.push({
+        path: `${n.name}/${c.name}`,
+        type: 'directory',
+        reason: 'holds the $INDEX files (seq_index_<id>); chunkio never looks inside, so it registers no chunk',
+      });
     } else ignored.push({ path: `${n.name}/${c.name}`, type: entryType(c), reason: ignoredReason(c, 'stream') });
   }
   const valid = chunks.filter((c) => !REJECTED.has(c.status)).length;

@@ -132,7 +132,12 @@ async function listStreams(r: { node: TreeNode; path: string }, streams: TreeNod
   for (const f of found) problems.push(...f);
 }
 
-export async function scanDirectory(abs: string, given: string, opts: ScanStoreOptions, problems: StoreProblem[]): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
+export async function scanDirectory(
+  abs: string,
+  given: string,
+  opts: ScanStoreOptions,
+  problems: StoreProblem[],
+): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
   const conc = Math.max(1, opts.concurrency ?? 8);
   const records = opts.records ?? true;
   const top = await walkDir(abs, 3, problems, conc);
@@ -157,7 +162,16 @@ export async function scanDirectory(abs: string, given: string, opts: ScanStoreO
       const keep = s.name === 'multipart_upload_metadata' ? MULTIPART_CAP : 0;
       const fsDir = s.fsPath as string | Buffer;
       const dir = typeof fsDir === 'string' ? `${fsDir}${path.sep}` : Buffer.concat([fsDir, Buffer.from(path.sep)]);
-      const work: StreamWork = { node: s, kind: streamKind(s.name), keep, prefix: `${s.name}/`, base: `${r.path}/${s.name}`, dir, infos: [], left: Math.ceil(items.length / BATCH) };
+      const work: StreamWork = {
+        node: s,
+        kind: streamKind(s.name),
+        keep,
+        prefix: `${s.name}/`,
+        base: `${r.path}/${s.name}`,
+        dir,
+        infos: [],
+        left: Math.ceil(items.length / BATCH),
+      };
       for (let i = 0; i < items.length; i += BATCH) {
         const b: Batch = { work, items: items.slice(i, i + BATCH), next: 0, errors: [] };
         units.push(b);

@@ -40,7 +40,11 @@ export function splitArchivePath(rootPath: string): { archive: string; inside: s
 }
 
 /** Hand the bytes of one archive entry (by display path) to `onEntry`; false when it is not there. */
-async function withArchiveEntry(archive: string, want: string[], onEntry: (size: number, mtime: string | null, body: AsyncIterable<Buffer>) => Promise<void>): Promise<boolean> {
+async function withArchiveEntry(
+  archive: string,
+  want: string[],
+  onEntry: (size: number, mtime: string | null, body: AsyncIterable<Buffer>) => Promise<void>,
+): Promise<boolean> {
   const fd = await fs.promises.open(archive, 'r').catch((err) => {
     throw new StoreError(describeFsError(err, archive), archive);
   });
@@ -86,7 +90,11 @@ function infoFor(chunkPath: string, rootPath: string, node: TreeNode): ChunkInfo
 }
 
 /** Info, metadata and content of one chunk (content capped at 512 MiB). */
-export async function readChunk(storePath: string, rootPath: string, chunkPath: string): Promise<{ info: ChunkInfo; meta: Buffer; content: Buffer; headerHex: string }> {
+export async function readChunk(
+  storePath: string,
+  rootPath: string,
+  chunkPath: string,
+): Promise<{ info: ChunkInfo; meta: Buffer; content: Buffer; headerHex: string }> {
   void storePath;
   const parts = checkRel(chunkPath);
   let result: { info: ChunkInfo; meta: Buffer; content: Buffer; headerHex: string } | null = null;
@@ -124,7 +132,7 @@ export async function readChunk(storePath: string, rootPath: string, chunkPath: 
 }
 
 async function* fileBlocks(fd: number, size: number): AsyncIterable<Buffer> {
-  for (let pos = 0; pos < size; ) {
+  for (let pos = 0; pos < size;) {
     const buf = Buffer.allocUnsafe(Math.min(1024 * 1024, size - pos));
     const n = await read(fd, buf, buf.length, pos);
     if (n === 0) return;

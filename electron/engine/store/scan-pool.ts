@@ -80,8 +80,7 @@ export class ScanPool {
         if (m.batch) {
           this.batches++;
           p.resolve(m.batch);
-        }
-        else p.reject(new Error(m.error ?? 'scan worker failed'));
+        } else p.reject(new Error(m.error ?? 'scan worker failed'));
         this.armIdle();
       });
       const fail = (err: Error) => {

@@ -33,11 +33,21 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-async function scanArchive(abs: string, given: string, gzip: boolean, opts: ScanStoreOptions, problems: StoreProblem[]): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
+async function scanArchive(
+  abs: string,
+  given: string,
+  gzip: boolean,
+  opts: ScanStoreOptions,
+  problems: StoreProblem[],
+): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
   const read = await readArchive(abs, gzip, { records: opts.records ?? true, signal: opts.signal, onProgress: opts.onProgress, problems });
   if (read.error) {
     if (read.entries === 0) throw new StoreError(`${abs}: unreadable archive (${read.error})`, abs);
-    problems.push({ severity: 'error', path: abs, message: `archive is truncated or corrupt after ${read.entries} entries (${read.error}); the report shows what could be read` });
+    problems.push({
+      severity: 'error',
+      path: abs,
+      message: `archive is truncated or corrupt after ${read.entries} entries (${read.error}); the report shows what could be read`,
+    });
   }
   const layout = detectLayout(read.top, true);
   if (!layout) throw new StoreError(`${abs}: the archive holds no Fluent Bit store (no stream folders and no bucket roots)`, abs);
@@ -47,7 +57,10 @@ async function scanArchive(abs: string, given: string, gzip: boolean, opts: Scan
   const roots = rootsOf(layout.kind, layout.node, layout.kind === 'root' ? base : base.replace(/\/$/, ''), problems);
   const pool = new StringPool();
   const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
-  const what = layout.kind === 'root' ? `one root (bucket ${roots[0].bucket})` : `a store_dir with ${plural(roots.length, 'bucket root')}${roots.length ? ` (${roots.map((r) => r.bucket).join(', ')})` : ''}`;
+  const what =
+    layout.kind === 'root'
+      ? `one root (bucket ${roots[0].bucket})`
+      : `a store_dir with ${plural(roots.length, 'bucket root')}${roots.length ? ` (${roots.map((r) => r.bucket).join(', ')})` : ''}`;
   return {
     roots: reports,
     source: {

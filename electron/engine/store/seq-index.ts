@@ -23,7 +23,12 @@ function isSpace(c: number): boolean {
 /** Parse seq_index bytes like fscanf("%" PRIu64). `fileSize` may exceed `bytes.length` (capped read). */
 export function parseSeqIndex(bytes: Uint8Array, fileSize = bytes.length): ParsedSeqIndex {
   if (fileSize === 0) {
-    return { value: null, valueText: null, status: 'empty', message: 'Empty file: Fluent Bit fails to read it and refuses to start ("Failed to read from sequential index metadata file").' };
+    return {
+      value: null,
+      valueText: null,
+      status: 'empty',
+      message: 'Empty file: Fluent Bit fails to read it and refuses to start ("Failed to read from sequential index metadata file").',
+    };
   }
   let i = 0;
   while (i < bytes.length && isSpace(bytes[i])) i++;
@@ -36,7 +41,12 @@ export function parseSeqIndex(bytes: Uint8Array, fileSize = bytes.length): Parse
   const digitsStart = i;
   while (i < bytes.length && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
   if (i === digitsStart) {
-    return { value: null, valueText: null, status: 'not-a-number', message: 'No decimal number at the start of the file: Fluent Bit fails to read it and refuses to start.' };
+    return {
+      value: null,
+      valueText: null,
+      status: 'not-a-number',
+      message: 'No decimal number at the start of the file: Fluent Bit fails to read it and refuses to start.',
+    };
   }
   let v = BigInt(Buffer.from(bytes.subarray(digitsStart, i)).toString('latin1'));
   const overflow = v > MAX;

@@ -106,7 +106,12 @@ export function detectLayout(top: TreeNode, descend: boolean): Layout | null {
 }
 
 /** The bucket roots under a layout node, with their display path. */
-export function rootsOf(layoutKind: 'store_dir' | 'root', node: TreeNode, base: string, problems: StoreProblem[]): { node: TreeNode; bucket: string; path: string }[] {
+export function rootsOf(
+  layoutKind: 'store_dir' | 'root',
+  node: TreeNode,
+  base: string,
+  problems: StoreProblem[],
+): { node: TreeNode; bucket: string; path: string }[] {
   if (layoutKind === 'root') return [{ node, bucket: node.name, path: base }];
   const out: { node: TreeNode; bucket: string; path: string }[] = [];
   for (const c of [...(node.children?.values() ?? [])].sort((a, b) => (a.name < b.name ? -1 : 1))) {

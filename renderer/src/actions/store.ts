@@ -52,7 +52,10 @@ export async function openStore(path: string): Promise<boolean> {
     await afterOpen(opened);
     return true;
   } catch (e) {
-    if (isCancelled(e)) useSession.getState().setNotice(`Opening ${path} was cancelled: nothing was opened${useSession.getState().opened ? '; the store that was open stays open' : ''}.`);
+    if (isCancelled(e))
+      useSession
+        .getState()
+        .setNotice(`Opening ${path} was cancelled: nothing was opened${useSession.getState().opened ? '; the store that was open stays open' : ''}.`);
     else useSession.getState().setError(describeError(e, `Opening ${path}`));
     return false;
   }

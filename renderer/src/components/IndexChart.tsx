@@ -45,10 +45,7 @@ export function IndexChart({ timeline, resets, persistedNextIndex, height = 260 
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: true } },
       axes: [axis, { ...axis, label: '$INDEX', labelSize: 20 }],
-      series: [
-        { label: 'time (UTC)' },
-        { label: '$INDEX used', stroke: accent, width: 1.5, points: { show: true, size: 6, fill: accent } },
-      ],
+      series: [{ label: 'time (UTC)' }, { label: '$INDEX used', stroke: accent, width: 1.5, points: { show: true, size: 6, fill: accent } }],
       hooks: {
         draw: [
           (u) => {

@@ -77,15 +77,24 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
       ))}
       {plan.refusals.some((r) => r.forceable) && (
         <label className="check">
-          <input type="checkbox" checked={s.params.force} onChange={(e) => flow.setState({ params: { ...s.params, force: e.target.checked } })} /> Force
-          (I understand the refusal above)
+          <input type="checkbox" checked={s.params.force} onChange={(e) => flow.setState({ params: { ...s.params, force: e.target.checked } })} /> Force (I
+          understand the refusal above)
         </label>
       )}
       {s.phase === 'review' && blockingRefusals.length === 0 && plan.steps.length > 0 && (
         <div className="confirm">
           <label>
             <span>
-              Type the bucket name{expected ? <> <code>{expected}</code></> : ''} to confirm
+              Type the bucket name
+              {expected ? (
+                <>
+                  {' '}
+                  <code>{expected}</code>
+                </>
+              ) : (
+                ''
+              )}{' '}
+              to confirm
             </span>
             <input
               type="text"

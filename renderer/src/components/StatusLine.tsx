@@ -5,7 +5,12 @@ import { ErrorText } from './ErrorText';
 export function StatusLine() {
   const error = useSession((s) => s.error);
   const notice = useSession((s) => s.notice);
-  if (error) return <div className="status-line"><ErrorText error={error} /></div>;
+  if (error)
+    return (
+      <div className="status-line">
+        <ErrorText error={error} />
+      </div>
+    );
   if (!notice) return null;
   return (
     <div className="status-line notice" role="status" data-testid="notice">

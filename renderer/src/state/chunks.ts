@@ -94,7 +94,8 @@ export function filterAndSort(rows: ChunkRow[], filter: ChunkFilter, sortKey: So
   else {
     // Age: ascending = oldest first. Unknown times go last either way.
     copy.sort((a, b) => {
-      const an = Number.isNaN(a.mtimeMs), bn = Number.isNaN(b.mtimeMs);
+      const an = Number.isNaN(a.mtimeMs),
+        bn = Number.isNaN(b.mtimeMs);
       if (an || bn) return an === bn ? 0 : an ? 1 : -1;
       return sign * (a.mtimeMs - b.mtimeMs);
     });

@@ -49,7 +49,16 @@ export interface PlanFlowState {
 
 export function createPlanFlow(defaultAction: RepairAction): UseBoundStore<StoreApi<PlanFlowState>> {
   const initial = {
-    params: { action: defaultAction, outputId: null, value: '', method: 'marker' as const, includeActive: false, force: false, multipartDecision: 'auto' as const, abortOrphans: false },
+    params: {
+      action: defaultAction,
+      outputId: null,
+      value: '',
+      method: 'marker' as const,
+      includeActive: false,
+      force: false,
+      multipartDecision: 'auto' as const,
+      abortOrphans: false,
+    },
     phase: 'choose' as Phase,
     plan: null,
     confirmText: '',

@@ -24,8 +24,7 @@ export const useTasks = create<TasksState>()((set) => ({
   tasks: {},
   start: (taskId, request, label) =>
     set((s) => ({ tasks: { ...s.tasks, [taskId]: { taskId, request, label, progress: null, startedAt: Date.now(), cancelling: false } } })),
-  progress: (taskId, progress) =>
-    set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], progress } } } : s)),
+  progress: (taskId, progress) => set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], progress } } } : s)),
   cancelling: (taskId) => set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cancelling: true } } } : s)),
   finish: (taskId) =>
     set((s) => {

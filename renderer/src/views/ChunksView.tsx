@@ -45,15 +45,27 @@ const Row = memo(function Row({ row, index, top, selected, now }: { row: ChunkRo
         void inspectChunk(row.rootPath, c.path);
       }}
     >
-      <span role="cell" className="c-stream">{c.stream}</span>
-      <span role="cell" className="c-name">{c.name}</span>
-      <span role="cell" className="c-tag">{c.tag ?? '—'}</span>
+      <span role="cell" className="c-stream">
+        {c.stream}
+      </span>
+      <span role="cell" className="c-name">
+        {c.name}
+      </span>
+      <span role="cell" className="c-tag">
+        {c.tag ?? '—'}
+      </span>
       <span role="cell" className="c-status">
         <Badge kind={statusKind(c.status)}>{c.status}</Badge>
       </span>
-      <span role="cell" className="c-num">{formatBytes(c.fileSize)}</span>
-      <span role="cell" className="c-num">{formatCount(c.records)}</span>
-      <span role="cell" className="c-num">{formatAge(c.mtime, now)}</span>
+      <span role="cell" className="c-num">
+        {formatBytes(c.fileSize)}
+      </span>
+      <span role="cell" className="c-num">
+        {formatCount(c.records)}
+      </span>
+      <span role="cell" className="c-num">
+        {formatAge(c.mtime, now)}
+      </span>
     </button>
   );
 });
@@ -76,7 +88,19 @@ export function ChunksView() {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const current = Number((document.activeElement as HTMLElement | null)?.dataset.index ?? -1);
     const next =
-      e.key === 'ArrowDown' ? current + 1 : e.key === 'ArrowUp' ? current - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'PageDown' ? current + 15 : e.key === 'PageUp' ? current - 15 : null;
+      e.key === 'ArrowDown'
+        ? current + 1
+        : e.key === 'ArrowUp'
+          ? current - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? rows.length - 1
+              : e.key === 'PageDown'
+                ? current + 15
+                : e.key === 'PageUp'
+                  ? current - 15
+                  : null;
     if (next == null || rows.length === 0) return;
     e.preventDefault();
     const target = Math.max(0, Math.min(rows.length - 1, next));
@@ -130,7 +154,9 @@ export function ChunksView() {
               Size{sortArrow('size')}
             </button>
           </span>
-          <span role="columnheader" className="c-num">Records</span>
+          <span role="columnheader" className="c-num">
+            Records
+          </span>
           <span role="columnheader" aria-sort={ariaSort('age')} className="c-num">
             <button type="button" className="th-button" onClick={() => useChunks.getState().toggleSort('age')}>
               Age{sortArrow('age')}

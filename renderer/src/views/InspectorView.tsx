@@ -11,7 +11,12 @@ import type { ChunkInfo } from '../../../shared/model';
 function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
   const rows: [string, ReactNode][] = [
     ['Path', <code key="p">{chunk.path}</code>],
-    ['Status', <><Badge kind={chunk.status === 'ok' ? 'ok' : 'error'}>{chunk.status}</Badge> {chunk.message}</>],
+    [
+      'Status',
+      <>
+        <Badge kind={chunk.status === 'ok' ? 'ok' : 'error'}>{chunk.status}</Badge> {chunk.message}
+      </>,
+    ],
     ['Fluent Bit will', chunk.fluentBitAction],
     ['File size', `${formatCount(chunk.fileSize)} bytes (${formatBytes(chunk.fileSize)})`],
     ['Modified', formatTime(chunk.mtime)],
@@ -21,7 +26,16 @@ function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
     ['Content length (resolved)', formatCount(chunk.contentLength)],
     ['Metadata length', formatCount(chunk.metaLength)],
     ['Tag / metadata', chunk.tag != null ? <code key="t">{chunk.tag}</code> : '—'],
-    ['Metadata hex', chunk.metaHex ? <code key="m" className="wrap">{chunk.metaHex}</code> : '—'],
+    [
+      'Metadata hex',
+      chunk.metaHex ? (
+        <code key="m" className="wrap">
+          {chunk.metaHex}
+        </code>
+      ) : (
+        '—'
+      ),
+    ],
     ['Records', formatCount(chunk.records) + (chunk.badLines ? ` (${chunk.badLines} lines are not JSON objects)` : '')],
     ['First record', formatTime(chunk.firstRecordTime)],
     ['Last record', formatTime(chunk.lastRecordTime)],
@@ -105,7 +119,11 @@ export function InspectorView() {
           <span className="muted">
             {page && page.records.length > 0 ? `${formatCount(from)}–${formatCount(to)} of ${page.total != null ? formatCount(page.total) : 'many'}` : ''}
           </span>
-          <button type="button" disabled={loading || !page || page.offset === 0} onClick={() => void loadRecords(Math.max(0, (page?.offset ?? 0) - RECORDS_PAGE_SIZE))}>
+          <button
+            type="button"
+            disabled={loading || !page || page.offset === 0}
+            onClick={() => void loadRecords(Math.max(0, (page?.offset ?? 0) - RECORDS_PAGE_SIZE))}
+          >
             ← Previous
           </button>
           <button type="button" disabled={loading || page?.nextOffset == null} onClick={() => page?.nextOffset != null && void loadRecords(page.nextOffset)}>

@@ -12,7 +12,12 @@ export function MultipartView() {
   const report = useSession((x) => x.opened?.report ?? null);
   const uploads = useEvidence((x) => x.evidence?.multipartUploads ?? null);
   const conn = useEvidence((x) => x.connection);
-  const connText = [conn.endpoint.trim() || 'AWS S3', conn.region.trim() && `region ${conn.region.trim()}`, conn.profile.trim() && `profile ${conn.profile.trim()}`, conn.pathStyle && 'path-style']
+  const connText = [
+    conn.endpoint.trim() || 'AWS S3',
+    conn.region.trim() && `region ${conn.region.trim()}`,
+    conn.profile.trim() && `profile ${conn.profile.trim()}`,
+    conn.pathStyle && 'path-style',
+  ]
     .filter(Boolean)
     .join(', ');
   const records = (report?.roots ?? []).flatMap((root) =>
@@ -47,7 +52,10 @@ export function MultipartView() {
                   </td>
                   <td className="num">{m.parts.length}</td>
                   <td className="num">{m.completeParts.length}</td>
-                  <td>{[...m.problems, m.stoppedAt ? `stops at line ${m.stoppedAt.line}: ${m.stoppedAt.reason}` : ''].filter(Boolean).join('; ') || chunk.fluentBitAction}</td>
+                  <td>
+                    {[...m.problems, m.stoppedAt ? `stops at line ${m.stoppedAt.line}: ${m.stoppedAt.reason}` : ''].filter(Boolean).join('; ') ||
+                      chunk.fluentBitAction}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -109,7 +117,13 @@ export function MultipartView() {
             ] as const
           ).map(([value, label]) => (
             <label key={value} className="check">
-              <input type="radio" name="mp-decision" value={value} checked={s.params.multipartDecision === value} onChange={() => s.setParams({ multipartDecision: value })} />
+              <input
+                type="radio"
+                name="mp-decision"
+                value={value}
+                checked={s.params.multipartDecision === value}
+                onChange={() => s.setParams({ multipartDecision: value })}
+              />
               {label}
             </label>
           ))}
@@ -122,8 +136,8 @@ export function MultipartView() {
           {s.phase === 'planning' ? 'Planning…' : 'Plan complete / abort'}
         </button>
         <p className="muted small">
-          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): by default a record whose parts all match is completed and an upload the
-          server no longer has only loses its record; nothing is aborted unless you choose it above.
+          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): by default a record whose parts all match is completed
+          and an upload the server no longer has only loses its record; nothing is aborted unless you choose it above.
         </p>
       </form>
       {s.phase !== 'review' && s.phase !== 'applied' && <ErrorText error={s.error} />}

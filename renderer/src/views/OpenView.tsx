@@ -30,8 +30,8 @@ export function OpenView() {
     <div className="view">
       <h2>Open a Fluent Bit store</h2>
       <p className="muted">
-        A <code>store_dir</code>, one bucket root inside it, or a <code>.tar</code>/<code>.tar.gz</code> snapshot of either. Store Doctor only reads
-        it{client.door === 'http' ? ' — the path is on the machine running the Store Doctor host' : ''}.
+        A <code>store_dir</code>, one bucket root inside it, or a <code>.tar</code>/<code>.tar.gz</code> snapshot of either. Store Doctor only reads it
+        {client.door === 'http' ? ' — the path is on the machine running the Store Doctor host' : ''}.
       </p>
       <form
         className="row-form"

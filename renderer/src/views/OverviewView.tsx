@@ -25,7 +25,9 @@ function FindingCard({ finding }: { finding: Finding }) {
     <article className={`finding sev-${finding.severity}`} data-testid="finding" data-code={finding.code}>
       <header>
         <Badge kind={finding.severity}>{finding.severity}</Badge> <code className="code">{finding.code}</code>
-        <span className="finding-summary"><RichText text={finding.summary} /></span>
+        <span className="finding-summary">
+          <RichText text={finding.summary} />
+        </span>
       </header>
       {finding.evidence.length > 0 && (
         <details>
@@ -110,7 +112,10 @@ export function OverviewView() {
     <div className="view">
       <h2>Overview</h2>
       <p>
-        {report.source.description} <span className="muted">· {report.source.path} · scanned {formatTime(report.scannedAt)}</span>
+        {report.source.description}{' '}
+        <span className="muted">
+          · {report.source.path} · scanned {formatTime(report.scannedAt)}
+        </span>
         {report.source.readOnly && <Badge kind="info">read-only</Badge>}
       </p>
       {report.problems.map((p, i) => (

@@ -70,7 +70,13 @@ export function RepairView() {
           {s.params.action === 'repair-index' && (
             <label>
               Next index
-              <input type="text" inputMode="numeric" value={s.params.value} placeholder="safe value from the diagnosis" onChange={(e) => s.setParams({ value: e.target.value })} />
+              <input
+                type="text"
+                inputMode="numeric"
+                value={s.params.value}
+                placeholder="safe value from the diagnosis"
+                onChange={(e) => s.setParams({ value: e.target.value })}
+              />
             </label>
           )}
           {s.params.action === 'protect-index' && (

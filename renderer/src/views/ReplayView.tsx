@@ -15,8 +15,8 @@ export function ReplayView() {
     <div className="view">
       <h2>Replay</h2>
       <p className="muted">
-        Uploads buffered chunks with the key Fluent Bit would have used, create-only (<code>If-None-Match: *</code>): an existing object is never overwritten.
-        A chunk leaves the store only after its object is confirmed. Uses the S3 connection of the Index &amp; S3 view
+        Uploads buffered chunks with the key Fluent Bit would have used, create-only (<code>If-None-Match: *</code>): an existing object is never overwritten. A
+        chunk leaves the store only after its object is confirmed. Uses the S3 connection of the Index &amp; S3 view
         {endpoint ? ` (endpoint ${endpoint})` : ''}.
       </p>
       <form

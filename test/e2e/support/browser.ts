@@ -12,12 +12,24 @@ export const FIXTURES = path.join(PROJECT_ROOT, 'test', 'fixtures', 'fluent-bit-
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A page that fails the test on any uncaught page error or console error. */
-export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<{ page: Page; errors: string[] }> {
+export async function newPage(
+  browser: Browser,
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1360, height: opts.height ?? 900 }, colorScheme: opts.colorScheme ?? 'light' });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -31,7 +31,12 @@ export function syntheticChunk(stream: string, i: number, baseMs = Date.UTC(2026
     firstRecordTime: new Date(baseMs - 60_000).toISOString(),
     lastRecordTime: new Date(baseMs).toISOString(),
     slackZero: true,
-    fluentBitAction: status === 'ok' || status === 'legacy-length' ? 'uploaded on next start' : status === 'zero-byte' ? 'uploaded as an empty object' : 'rejected and left on disk',
+    fluentBitAction:
+      status === 'ok' || status === 'legacy-length'
+        ? 'uploaded on next start'
+        : status === 'zero-byte'
+          ? 'uploaded as an empty object'
+          : 'rejected and left on disk',
   };
 }
 
@@ -77,7 +82,13 @@ export function syntheticReport(count: number, streams = 8, bucket = 'logs-bucke
             mtime: '2026-11-29T12:00:00.000Z',
           },
         ],
-        sequence: { present: true, indexMetadataPresent: true, markerChunks: [], deletedOnGracefulStop: true, message: 'deleted on graceful stop with every seq index' },
+        sequence: {
+          present: true,
+          indexMetadataPresent: true,
+          markerChunks: [],
+          deletedOnGracefulStop: true,
+          message: 'deleted on graceful stop with every seq index',
+        },
         ignored: [],
         totals: { chunks: count, bytes, records: 0, damaged: 0, quarantined: 0, pending: count },
       },

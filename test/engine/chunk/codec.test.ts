@@ -14,11 +14,7 @@ import {
 /** Spec §2.2: a chunk with tag `my.tag` and two JSON lines, as chunkio wrote it. */
 const SPEC_EXAMPLE = Buffer.alloc(4096);
 Buffer.from(
-  [
-    'c1 00 00 00 00 00 00 00 00 00 00 00 00 10 00 00',
-    '00 00 00 00 00 00 00 06 6d 79 2e 74 61 67 7b 22',
-    '61 22 3a 31 7d 0a 7b 22 62 22 3a 32 7d 0a',
-  ]
+  ['c1 00 00 00 00 00 00 00 00 00 00 00 00 10 00 00', '00 00 00 00 00 00 00 06 6d 79 2e 74 61 67 7b 22', '61 22 3a 31 7d 0a 7b 22 62 22 3a 32 7d 0a']
     .join(' ')
     .replace(/ /g, ''),
   'hex',
@@ -43,7 +39,16 @@ describe('CRC-32', () => {
 describe('decodeChunkHeader', () => {
   it('decodes the verified example of spec §2.2', () => {
     const h = decodeChunkHeader(SPEC_EXAMPLE, 4096);
-    expect(h).toMatchObject({ status: 'ok', crcField: '00000000', contentLengthField: 16, metaLength: 6, contentLength: 16, contentStart: 30, logicalEnd: 46, crcCheck: false });
+    expect(h).toMatchObject({
+      status: 'ok',
+      crcField: '00000000',
+      contentLengthField: 16,
+      metaLength: 6,
+      contentLength: 16,
+      contentStart: 30,
+      logicalEnd: 46,
+      crcCheck: false,
+    });
   });
 
   it('encodes the spec example byte for byte', () => {
@@ -131,7 +136,11 @@ describe('decodeChunkHeader', () => {
 describe('records', () => {
   it('counts JSON lines and reads the date of the first and last line', () => {
     const content = '{"date":"2026-11-29T18:37:00.168738Z","a":1}\n{"date":1795977448.205974,"a":2}\n\n{"date":"2026-11-29T18:37:09.148491Z"}\n';
-    expect(countRecords(Buffer.from(content))).toEqual({ records: 3, firstRecordTime: '2026-11-29T18:37:00.168738Z', lastRecordTime: '2026-11-29T18:37:09.148491Z' });
+    expect(countRecords(Buffer.from(content))).toEqual({
+      records: 3,
+      firstRecordTime: '2026-11-29T18:37:00.168738Z',
+      lastRecordTime: '2026-11-29T18:37:09.148491Z',
+    });
     expect(epochToIso(1795977448.205974)).toBe('2026-11-29T18:37:28.205974Z');
     expect(recordTime(Buffer.from('{"date":1795977448.5}'))).toBe('2026-11-29T18:37:28.500000Z');
     expect(recordTime(Buffer.from('{"log":"x"}'))).toBeNull();

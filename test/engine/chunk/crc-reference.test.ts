@@ -33,7 +33,14 @@ describe('CRC path against Fluent Bit engine chunks written with storage.checksu
       const s = new ChunkScanner(b!.length, { records: false });
       s.push(b!);
       const a = s.finish();
-      expect(a.header).toMatchObject({ status: 'ok', crcCheck: true, crcField: f.storedCrcHex_bytes2to5_bigEndian, crcComputed: f.storedCrcHex_bytes2to5_bigEndian, metaLength: f.metaLen, contentLength: f.contentLengthField });
+      expect(a.header).toMatchObject({
+        status: 'ok',
+        crcCheck: true,
+        crcField: f.storedCrcHex_bytes2to5_bigEndian,
+        crcComputed: f.storedCrcHex_bytes2to5_bigEndian,
+        metaLength: f.metaLen,
+        contentLength: f.contentLengthField,
+      });
       const bad = Buffer.from(b!);
       bad[24 + f.metaLen + 1] ^= 0x20;
       const s2 = new ChunkScanner(bad.length, { records: false });

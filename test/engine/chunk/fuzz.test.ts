@@ -20,7 +20,8 @@ describe('codec fuzz (no throw escapes, no hang)', () => {
         const b = scanAll(bytes, step);
         expect(b.header.status).toBe(a.header.status);
         expect(b.count).toEqual(a.count);
-        if (a.header.logicalEnd !== null && a.header.status !== 'truncated' && a.header.status !== 'zero-byte') expect(a.header.logicalEnd).toBeLessThanOrEqual(bytes.length);
+        if (a.header.logicalEnd !== null && a.header.status !== 'truncated' && a.header.status !== 'zero-byte')
+          expect(a.header.logicalEnd).toBeLessThanOrEqual(bytes.length);
       }),
       { numRuns: 400 },
     );
@@ -46,14 +47,20 @@ describe('codec fuzz (no throw escapes, no hang)', () => {
 
   it('parses any multipart bytes and pages any content without throwing', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), fc.nat(5), fc.integer({ min: 1, max: 5 }), (meta, content, off, lim) => {
-        const r = parseMultipartRecord(meta, content);
-        for (const p of r.completeParts) expect(p.partNumber).toBeGreaterThan(0);
-        const pager = new RecordPager(off, lim);
-        pager.push(Buffer.from(content));
-        const page = pager.finish();
-        expect(page.records.length).toBeLessThanOrEqual(lim);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat(5),
+        fc.integer({ min: 1, max: 5 }),
+        (meta, content, off, lim) => {
+          const r = parseMultipartRecord(meta, content);
+          for (const p of r.completeParts) expect(p.partNumber).toBeGreaterThan(0);
+          const pager = new RecordPager(off, lim);
+          pager.push(Buffer.from(content));
+          const page = pager.finish();
+          expect(page.records.length).toBeLessThanOrEqual(lim);
+        },
+      ),
       { numRuns: 300 },
     );
   });

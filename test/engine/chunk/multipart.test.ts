@@ -7,7 +7,14 @@ const parse = (content: string, m: Buffer = meta) => parseMultipartRecord(m, Buf
 describe('parseMultipartRecord (spec §4.1, §4.2, §8.1 item 7)', () => {
   it('splits the metadata at the first newline and reads every part', () => {
     const r = parse('part_number=1\tetag=55143c76f53e6597b796e8de394a7f81\npart_number=2\tetag=95a4e6ad41e09a58d5e279bb9a790ece\n');
-    expect(r).toMatchObject({ key: '/app.big/2026/11/29/18_36_06-0', s3Key: 'app.big/2026/11/29/18_36_06-0', uploadId: 'dedeafef5be1648c7690ff660c24a9ad', lastPartNumber: 2, stoppedAt: null, problems: [] });
+    expect(r).toMatchObject({
+      key: '/app.big/2026/11/29/18_36_06-0',
+      s3Key: 'app.big/2026/11/29/18_36_06-0',
+      uploadId: 'dedeafef5be1648c7690ff660c24a9ad',
+      lastPartNumber: 2,
+      stoppedAt: null,
+      problems: [],
+    });
     expect(r.completeParts.map((p) => p.partNumber)).toEqual([1, 2]);
     const more = parseMultipartRecord(Buffer.from('/k\nid\nextra'), Buffer.from('part_number=1\tetag=x\n'));
     expect(more.uploadId).toBe('id\nextra');

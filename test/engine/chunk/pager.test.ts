@@ -29,7 +29,15 @@ describe('record pager', () => {
     expect(p1.total).toBe(27);
     expect(p1.nextOffset).toBe(10);
     const p3 = await readRecordPage(source(file), 20, 10);
-    expect(p3.records).toEqual([{ i: 20, date: 1767225620 }, { i: 21, date: 1767225621 }, { i: 22, date: 1767225622 }, { i: 23, date: 1767225623 }, { i: 24, date: 1767225624 }, { _raw: 'not json' }, { last: true }]);
+    expect(p3.records).toEqual([
+      { i: 20, date: 1767225620 },
+      { i: 21, date: 1767225621 },
+      { i: 22, date: 1767225622 },
+      { i: 23, date: 1767225623 },
+      { i: 24, date: 1767225624 },
+      { _raw: 'not json' },
+      { last: true },
+    ]);
     expect(p3.badLines).toBe(1);
     expect(p3.nextOffset).toBeNull();
   });
@@ -70,7 +78,10 @@ describe('record pager', () => {
       },
     };
     const p = await readRecordPage(seq, 28, 10);
-    expect(p.records).toEqual([{ i: 28, date: 1767225628 }, { i: 29, date: 1767225629 }]);
+    expect(p.records).toEqual([
+      { i: 28, date: 1767225628 },
+      { i: 29, date: 1767225629 },
+    ]);
     expect(p.total).toBe(30);
     const bad = Buffer.from(file);
     bad[0] = 0;

@@ -66,7 +66,11 @@ export function root(bucket: string, opts: { path?: string; seqIndex?: SeqIndexI
       indexMetadataPresent: seqIndex.length > 0,
       markerChunks: markers,
       deletedOnGracefulStop: markers.length === 0,
-      message: present ? (markers.length ? 'protected by a marker chunk' : 'No valid chunk in sequence/: deleted at the next graceful stop') : 'No sequence/ folder',
+      message: present
+        ? markers.length
+          ? 'protected by a marker chunk'
+          : 'No valid chunk in sequence/: deleted at the next graceful stop'
+        : 'No sequence/ folder',
     },
     ignored: [],
     totals: { chunks: chunks.length, bytes: 0, records: 0, damaged: 0, quarantined: 0, pending: 0 },

@@ -5,7 +5,18 @@ import type { Diagnosis, FluentBitConfig } from '../../../shared/model';
 import { chunk, evidence, mpRecord, report, root, seq, stream } from './build-report';
 
 const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(outputs.map((o) => `[OUTPUT]\n${o.split(';').map((l) => `    ${l.trim()}`).join('\n')}\n`).join(''), { fileName: '/etc/fb/fluent-bit.conf', env: {} });
+  parseFluentBitConfig(
+    outputs
+      .map(
+        (o) =>
+          `[OUTPUT]\n${o
+            .split(';')
+            .map((l) => `    ${l.trim()}`)
+            .join('\n')}\n`,
+      )
+      .join(''),
+    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
+  );
 const codes = (d: Diagnosis, i = 0) => d.outputs[i].findings.map((f) => f.code);
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 
@@ -75,15 +86,29 @@ describe('OVERWRITE_RISK', () => {
 describe('versions, reuse, resets', () => {
   it('OBJECTS_OVERWRITTEN from a versions listing, with INDEX_REUSED', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
-    const v = (key: string, versionId: string, t: string, isLatest: boolean) => ({ key, versionId, lastModified: t, isLatest, isDeleteMarker: false, size: 1, etag: null });
-    const ev = evidence([['logs/segment_0', '2026-11-29T12:00:00Z'], ['logs/segment_1', '2026-11-29T11:00:00Z']], {
-      versions: [
-        v('logs/segment_0', 'v1', '2026-11-29T10:00:00Z', false),
-        v('logs/segment_0', 'v3', '2026-11-29T12:00:00Z', true),
-        v('logs/segment_1', 'v2', '2026-11-29T11:00:00Z', true),
-        { ...v('logs/segment_9', 'dm', '2026-11-29T13:00:00Z', true), isDeleteMarker: true },
-      ],
+    const v = (key: string, versionId: string, t: string, isLatest: boolean) => ({
+      key,
+      versionId,
+      lastModified: t,
+      isLatest,
+      isDeleteMarker: false,
+      size: 1,
+      etag: null,
     });
+    const ev = evidence(
+      [
+        ['logs/segment_0', '2026-11-29T12:00:00Z'],
+        ['logs/segment_1', '2026-11-29T11:00:00Z'],
+      ],
+      {
+        versions: [
+          v('logs/segment_0', 'v1', '2026-11-29T10:00:00Z', false),
+          v('logs/segment_0', 'v3', '2026-11-29T12:00:00Z', true),
+          v('logs/segment_1', 'v2', '2026-11-29T11:00:00Z', true),
+          { ...v('logs/segment_9', 'dm', '2026-11-29T13:00:00Z', true), isDeleteMarker: true },
+        ],
+      },
+    );
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 2)] })), config, evidence: { 0: ev }, at: new Date('2026-11-29T14:00:00Z') });
     const f = find(d, 'OBJECTS_OVERWRITTEN')!;
     expect(f.severity).toBe('critical');
@@ -109,7 +134,11 @@ describe('versions, reuse, resets', () => {
 describe('index file and sequence', () => {
   it('INDEX_FILE_UNREADABLE for an empty seq_index (Fluent Bit refuses to start)', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
-    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })), config, evidence: { 0: evidence([['a/4', '2026-11-29T10:00:00Z']]) } });
+    const d = diagnose({
+      report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })),
+      config,
+      evidence: { 0: evidence([['a/4', '2026-11-29T10:00:00Z']]) },
+    });
     const f = find(d, 'INDEX_FILE_UNREADABLE')!;
     expect(f.severity).toBe('critical');
     expect(f.summary).toMatch(/refuses to start/);
@@ -118,7 +147,10 @@ describe('index file and sequence', () => {
   });
 
   it('SEQUENCE_UNPROTECTED when a marker exists but a sibling S3 output without $INDEX shares the root; SHARED_STORE_ROOT', async () => {
-    const config = await conf('name s3; bucket b; store_dir /data/store/; s3_key_format /a/%Y/$INDEX', 'name s3; bucket b; store_dir /data/store; alias appstatus');
+    const config = await conf(
+      'name s3; bucket b; store_dir /data/store/; s3_key_format /a/%Y/$INDEX',
+      'name s3; bucket b; store_dir /data/store; alias appstatus',
+    );
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 7)], markers: ['store-doctor-marker'] })), config, evidence: {} });
     const s = find(d, 'SEQUENCE_UNPROTECTED')!;
     expect(s.summary).toMatch(/appstatus shares the root without \$INDEX/);
@@ -160,7 +192,10 @@ describe('store contents', () => {
       root('b', {
         seqIndex: [seq(0, 0)],
         streams: [
-          stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1', { records: 5 }), chunk('2026-11-29T10:00:00', '1-2', { status: 'truncated', message: 'truncated' })]),
+          stream('2026-11-29T10:00:00', 'data', [
+            chunk('2026-11-29T10:00:00', '1-1', { records: 5 }),
+            chunk('2026-11-29T10:00:00', '1-2', { status: 'truncated', message: 'truncated' }),
+          ]),
           stream('quarantine', 'quarantine', [chunk('quarantine', '2-1', { records: 7 })]),
         ],
       }),
@@ -181,7 +216,13 @@ describe('store contents', () => {
         seqIndex: [seq(0, 5)],
         streams: [
           stream('multipart_upload_metadata', 'multipart', [
-            mp('m1', mpRecord('big/0', 'U0', [[1, 'e1'], [2, 'e2']])),
+            mp(
+              'm1',
+              mpRecord('big/0', 'U0', [
+                [1, 'e1'],
+                [2, 'e2'],
+              ]),
+            ),
             mp('m2', mpRecord('big/1', 'U1', [[1, 'e1']])),
             mp('m3', mpRecord('big/2', 'U2', [[1, 'x1']])),
             mp('m4', mpRecord('big/3', 'U3', [], ['no part line parsed'])),
@@ -190,7 +231,15 @@ describe('store contents', () => {
       }),
     );
     const uploads = [
-      { key: 'big/0', uploadId: 'U0', initiated: '2026-11-29T10:00:00Z', parts: [{ partNumber: 2, etag: '"e2"', size: 5 }, { partNumber: 1, etag: '"e1"', size: 5 }] },
+      {
+        key: 'big/0',
+        uploadId: 'U0',
+        initiated: '2026-11-29T10:00:00Z',
+        parts: [
+          { partNumber: 2, etag: '"e2"', size: 5 },
+          { partNumber: 1, etag: '"e1"', size: 5 },
+        ],
+      },
       { key: 'big/2', uploadId: 'U2', initiated: null, parts: [{ partNumber: 1, etag: '"y1"', size: 5 }] },
       { key: 'big/4', uploadId: 'U4', initiated: null, parts: null },
       { key: 'elsewhere/x', uploadId: 'U9', initiated: null, parts: null },
@@ -216,7 +265,10 @@ describe('store contents', () => {
   });
 
   it('without a config infers outputs from seq_index files and reports unused roots', () => {
-    const d = diagnose({ report: report(root('a', { seqIndex: [seq(2, 9)] }), root('c', { streams: [stream('q', 'quarantine', [chunk('quarantine', 'x')])] })), config: null });
+    const d = diagnose({
+      report: report(root('a', { seqIndex: [seq(2, 9)] }), root('c', { streams: [stream('q', 'quarantine', [chunk('quarantine', 'x')])] })),
+      config: null,
+    });
     expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex])).toEqual([[2, 'a', 9, 9]]);
     expect(d.outputs[0].findings.find((f) => f.code === 'NO_EVIDENCE')!.data).toEqual({ reason: 'no-config' });
     expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'ROOT_NOT_FOUND']);

@@ -9,7 +9,18 @@ import type { Diagnosis } from '../../../shared/model';
 import { evidence, report, root, seq } from './build-report';
 
 const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(outputs.map((o) => `[OUTPUT]\n${o.split(';').map((l) => `    ${l.trim()}`).join('\n')}\n`).join(''), { fileName: '/etc/fb/fluent-bit.conf', env: {} });
+  parseFluentBitConfig(
+    outputs
+      .map(
+        (o) =>
+          `[OUTPUT]\n${o
+            .split(';')
+            .map((l) => `    ${l.trim()}`)
+            .join('\n')}\n`,
+      )
+      .join(''),
+    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
+  );
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 const at = new Date('2026-11-29T20:00:00Z');
 const segments = (n: number): [string, string][] => Array.from({ length: n }, (_, i) => [`a/${i}`, '2026-11-29T10:00:00Z']);
@@ -68,7 +79,10 @@ describe('bucket keys with $INDEX beyond 2^53', () => {
 
   it('two different huge indices are not taken for a reused one', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
-    const keys: [string, string][] = [['a/9007199254740993', '2026-11-29T11:00:00Z'], ['a/9007199254740992', '2026-11-29T10:00:00Z']];
+    const keys: [string, string][] = [
+      ['a/9007199254740993', '2026-11-29T11:00:00Z'],
+      ['a/9007199254740992', '2026-11-29T10:00:00Z'],
+    ];
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence(keys) }, at });
     expect(find(d, 'INDEX_REUSED')).toBeUndefined();
     expect(d.outputs[0].highestIndexInBucketText).toBe('9007199254740993');
@@ -78,7 +92,14 @@ describe('bucket keys with $INDEX beyond 2^53', () => {
 describe('a seq_index file above 2^53', () => {
   it('is read by Fluent Bit, so it is not INDEX_FILE_UNREADABLE; an empty file still is', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
-    const huge = { ...seq(0, null), raw: '18446744073709551615', fileSize: 20, valueText: '18446744073709551615', status: 'ok' as const, message: 'Fluent Bit continues at index 18446744073709551615.' };
+    const huge = {
+      ...seq(0, null),
+      raw: '18446744073709551615',
+      fileSize: 20,
+      valueText: '18446744073709551615',
+      status: 'ok' as const,
+      message: 'Fluent Bit continues at index 18446744073709551615.',
+    };
     const d = diagnose({ report: report(root('b', { seqIndex: [huge] })), config, evidence: { 0: evidence(segments(3)) }, at });
     expect(find(d, 'INDEX_FILE_UNREADABLE')).toBeUndefined();
     const empty = diagnose({ report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })), config, evidence: { 0: evidence(segments(3)) }, at });

@@ -80,7 +80,11 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
   });
   afterAll(async () => {
     restoreEnv?.();
-    for (const u of uploads) await s3.client().send(new AbortMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId })).catch(() => undefined);
+    for (const u of uploads)
+      await s3
+        .client()
+        .send(new AbortMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId }))
+        .catch(() => undefined);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -108,11 +112,15 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
       runs.push(run);
     }
     // same findings as from the saved listing
-    const offline = await runDiagnosis({ storePath: store, configPath: config, listing: [path.join(__dirname, '../../fixtures/fluent-bit-real/index-reset/s3api-list-objects-v2-after-run2.json')] });
+    const offline = await runDiagnosis({
+      storePath: store,
+      configPath: config,
+      listing: [path.join(__dirname, '../../fixtures/fluent-bit-real/index-reset/s3api-list-objects-v2-after-run2.json')],
+    });
     expect(offline.diagnosis.outputs[0].safeNextIndex).toBe(12);
   });
 
-  it('/$TAG/%Y/%m/%d/$INDEX with today\'s keys 0..N: OVERWRITE_RISK lists them, focused with fewer requests than full', async () => {
+  it("/$TAG/%Y/%m/%d/$INDEX with today's keys 0..N: OVERWRITE_RISK lists them, focused with fewer requests than full", async () => {
     const bucket = await s3.createBucket('daily');
     const today = ['app/2026/11/29/0', 'app/2026/11/29/1', 'app/2026/11/29/2', 'app/2026/11/29/3', 'db/2026/11/29/4'];
     const older: string[] = [];
@@ -194,7 +202,12 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
       multipart: [{ key: 'app/2026/11/29/3', uploadId: mine.uploadId, etags: [mine.etag] }],
     });
     const { diagnosis, evidence } = await runDiagnosis({ storePath: store, configPath: config, live: live(), at: AT });
-    expect(evidence.get(0)!.multipartUploads!.map((u) => u.uploadId).sort()).toEqual([mine.uploadId, stray.uploadId].sort());
+    expect(
+      evidence
+        .get(0)!
+        .multipartUploads!.map((u) => u.uploadId)
+        .sort(),
+    ).toEqual([mine.uploadId, stray.uploadId].sort());
     const all = [...diagnosis.outputs[0].findings, ...diagnosis.storeFindings];
     const pending = all.find((f) => f.code === 'MULTIPART_PENDING')!;
     expect(pending.severity).toBe('info');
@@ -206,7 +219,7 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
     expect(diagnosis.outputs[0].safeNextIndex).toBe(5);
   });
 
-  it('the app\'s evidence.live: focused around `at` by default, full with fullListing; old inputs still valid', async () => {
+  it("the app's evidence.live: focused around `at` by default, full with fullListing; old inputs still valid", async () => {
     const bucket = await s3.createBucket('engine-live');
     await s3.putKeys(bucket, ['app/2026/11/29/0', 'app/2026/11/29/1', 'app/2026/10/02/0', 'app/2026/10/01/7']);
     const { store, config } = makeStore(mkdtempSync(path.join(dir, 'eng-')), { bucket, keyFormat: DAILY, endpoint: s3.endpoint, seqIndex: '0' });
@@ -217,10 +230,14 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
         if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
         return r.value as never;
       };
-      const { storeId } = await call('store.open', { path: store }) as { storeId: string };
+      const { storeId } = (await call('store.open', { path: store })) as { storeId: string };
       await call('config.load', { storeId, path: config });
       const connection = { endpoint: s3.endpoint, region: 'us-east-1', pathStyle: true };
-      const focused = (await call('evidence.live', { storeId, outputId: 0, connection, at: AT.toISOString() })) as { coverage: string; objects: { key: string }[]; notes: string[] };
+      const focused = (await call('evidence.live', { storeId, outputId: 0, connection, at: AT.toISOString() })) as {
+        coverage: string;
+        objects: { key: string }[];
+        notes: string[];
+      };
       expect(focused.coverage).toBe('focused');
       // today's keys, plus nothing older: app/ had keys after `since`, so no newest-partition descent was needed
       expect(focused.objects.map((o) => o.key)).toEqual(['app/2026/11/29/0', 'app/2026/11/29/1']);
@@ -231,7 +248,7 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
       const full = (await call('evidence.live', { storeId, outputId: 0, connection, fullListing: true })) as { coverage: string; objects: unknown[] };
       expect(full.coverage).toBe('full');
       expect(full.objects).toHaveLength(4);
-      expect((await call('diagnose.run', { storeId, at: AT.toISOString() }) as { outputs: OutputDiagnosis[] }).outputs[0].safeNextIndex).toBe(8);
+      expect(((await call('diagnose.run', { storeId, at: AT.toISOString() })) as { outputs: OutputDiagnosis[] }).outputs[0].safeNextIndex).toBe(8);
       const bad = await dispatchRequest(e, 'evidence.live', { storeId, outputId: 0, connection, at: 'yesterday' });
       expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     } finally {

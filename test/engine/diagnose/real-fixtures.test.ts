@@ -98,7 +98,9 @@ describe('real Fluent Bit v5.0.9 scenarios', () => {
     expect(o).toMatchObject({ persistedNextIndex: 1, highestIndexInBucket: 0, safeNextIndex: 1 });
     const p = finding(o, 'MULTIPART_PENDING')!;
     expect(p.severity).toBe('info');
-    expect(p.evidence.join()).toMatch(/app\.big\/2026\/11\/29\/18_36_06-0 upload dedeafef5be1648c7690ff660c24a9ad, local parts 1,2 — matches the server upload/);
+    expect(p.evidence.join()).toMatch(
+      /app\.big\/2026\/11\/29\/18_36_06-0 upload dedeafef5be1648c7690ff660c24a9ad, local parts 1,2 — matches the server upload/,
+    );
     expect(codes(o)).not.toContain('MULTIPART_ORPHANED');
     // the recorder listing carries ListParts: the ETags are compared too
     const withParts = await run(['s3-objects-after-crash.json'], []);

@@ -6,7 +6,18 @@ import type { Diagnosis } from '../../../shared/model';
 import { chunk, evidence, report, root, seq, stream } from './build-report';
 
 const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(outputs.map((o) => `[OUTPUT]\n${o.split(';').map((l) => `    ${l.trim()}`).join('\n')}\n`).join(''), { fileName: '/etc/fb/fluent-bit.conf', env: {} });
+  parseFluentBitConfig(
+    outputs
+      .map(
+        (o) =>
+          `[OUTPUT]\n${o
+            .split(';')
+            .map((l) => `    ${l.trim()}`)
+            .join('\n')}\n`,
+      )
+      .join(''),
+    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
+  );
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 const all = (d: Diagnosis) => [...d.outputs.flatMap((o) => o.findings), ...d.storeFindings];
 const partlyDenied = (keys: [string, string][]) =>
@@ -29,7 +40,12 @@ describe('a live listing only partly denied (incomplete evidence)', () => {
   it('INDEX_BEHIND_BUCKET and OVERWRITE_RISK give the bucket value only as a lower bound and refuse to recommend one', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const keys: [string, string][] = [0, 1, 2].map((i) => [`logs/segment_${i}`, '2026-11-29T10:00:00Z']);
-    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 1)] })), config, evidence: { 0: partlyDenied(keys) }, at: new Date('2026-11-29T20:00:00Z') });
+    const d = diagnose({
+      report: report(root('b', { seqIndex: [seq(0, 1)] })),
+      config,
+      evidence: { 0: partlyDenied(keys) },
+      at: new Date('2026-11-29T20:00:00Z'),
+    });
     for (const code of ['INDEX_BEHIND_BUCKET', 'OVERWRITE_RISK']) {
       const f = find(d, code)!;
       expect(f, code).toBeDefined();
@@ -44,14 +60,24 @@ describe('a live listing only partly denied (incomplete evidence)', () => {
   it('with complete evidence the repair command and value are still recommended', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const d = diagnose({ report: report(root('b')), config, evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) } });
-    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(/repair-index \/data\/store --config \/etc\/fb\/fluent-bit.conf --apply` with Fluent Bit stopped to write 5 to seq_index_0/);
+    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(
+      /repair-index \/data\/store --config \/etc\/fb\/fluent-bit.conf --apply` with Fluent Bit stopped to write 5 to seq_index_0/,
+    );
   });
 });
 
 describe('recommended commands are valid invocations', () => {
   it('replay, multipart and recover-versions need the bucket: they carry --live, not offline files', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
-    const v = (key: string, versionId: string, t: string, isLatest: boolean) => ({ key, versionId, lastModified: t, isLatest, isDeleteMarker: false, size: 1, etag: null });
+    const v = (key: string, versionId: string, t: string, isLatest: boolean) => ({
+      key,
+      versionId,
+      lastModified: t,
+      isLatest,
+      isDeleteMarker: false,
+      size: 1,
+      etag: null,
+    });
     const ev = evidence([['logs/segment_0', '2026-11-29T12:00:00Z']], {
       versions: [v('logs/segment_0', 'v1', '2026-11-29T10:00:00Z', false), v('logs/segment_0', 'v2', '2026-11-29T12:00:00Z', true)],
       multipartUploads: [{ key: 'logs/segment_7', uploadId: 'U7', initiated: null, parts: null }],
@@ -59,7 +85,10 @@ describe('recommended commands are valid invocations', () => {
     const r = report(
       root('b', {
         seqIndex: [seq(0, 8)],
-        streams: [stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1')]), stream('quarantine', 'quarantine', [chunk('quarantine', '2-1')])],
+        streams: [
+          stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1')]),
+          stream('quarantine', 'quarantine', [chunk('quarantine', '2-1')]),
+        ],
       }),
     );
     const d = diagnose({ report: r, config, evidence: { 0: ev }, commands: { evidenceArgs: ['--listing', 'l.json', '--versions', 'v.json'] } });
@@ -76,8 +105,15 @@ describe('recommended commands are valid invocations', () => {
   it('live evidence arguments (profile, endpoint) are kept for commands that need the bucket', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const r = report(root('b', { seqIndex: [seq(0, 0)], streams: [stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1')])] }));
-    const d = diagnose({ report: r, config, evidence: { 0: evidence([]) }, commands: { evidenceArgs: ['--live', '--profile', 'prod', '--endpoint', 'http://127.0.0.1:9000'] } });
-    expect(all(d).find((x) => x.code === 'BUFFERED_BACKLOG')!.action).toContain('store-doctor replay /data/store --config /etc/fb/fluent-bit.conf --live --profile prod --endpoint http://127.0.0.1:9000 --apply');
+    const d = diagnose({
+      report: r,
+      config,
+      evidence: { 0: evidence([]) },
+      commands: { evidenceArgs: ['--live', '--profile', 'prod', '--endpoint', 'http://127.0.0.1:9000'] },
+    });
+    expect(all(d).find((x) => x.code === 'BUFFERED_BACKLOG')!.action).toContain(
+      'store-doctor replay /data/store --config /etc/fb/fluent-bit.conf --live --profile prod --endpoint http://127.0.0.1:9000 --apply',
+    );
   });
 
   it('SEQUENCE_UNPROTECTED recommends the marker it describes (protect-index defaults to shadow)', async () => {
@@ -92,7 +128,12 @@ describe('recommended commands are valid invocations', () => {
 describe('commands for a snapshot', () => {
   it('a tarball is read-only evidence: commands that change something name the live store_dir', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
-    const d = diagnose({ report: report(root('b')), config, evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) }, commands: { store: 'cust/store.tar.gz' } });
+    const d = diagnose({
+      report: report(root('b')),
+      config,
+      evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) },
+      commands: { store: 'cust/store.tar.gz' },
+    });
     expect(find(d, 'INDEX_FILE_MISSING')!.action).toContain('`store-doctor repair-index <store_dir> --config /etc/fb/fluent-bit.conf --apply`');
     expect(find(d, 'SEQUENCE_UNPROTECTED')!.action).not.toContain('store.tar.gz');
   });

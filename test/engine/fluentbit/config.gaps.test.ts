@@ -16,7 +16,11 @@ describe('include globs: Fluent Bit does not sort the matches (GLOB_NOSORT)', ()
     await write('g1/out.d/b.conf', '[OUTPUT]\n    name s3\n    bucket b\n    s3_key_format /b/$INDEX\n');
     await write('g1/out.d/a.conf', '[OUTPUT]\n    name s3\n    bucket a\n    s3_key_format /a/$INDEX\n');
     const cfg = await loadFluentBitConfig(main, { env: {} });
-    expect(cfg.outputs.map((o) => [o.id, o.s3?.bucket ?? null])).toEqual([[0, null], [1, 'a'], [2, 'b']]);
+    expect(cfg.outputs.map((o) => [o.id, o.s3?.bucket ?? null])).toEqual([
+      [0, null],
+      [1, 'a'],
+      [2, 'b'],
+    ]);
     const w = cfg.warnings.filter((x) => /directory order/.test(x.message));
     expect(w).toHaveLength(1);
     expect(w[0]).toMatchObject({ file: main, line: 3 });
@@ -39,7 +43,9 @@ describe('include globs: Fluent Bit does not sort the matches (GLOB_NOSORT)', ()
     await write('g3/outs/2.yaml', 'pipeline:\n  outputs:\n    - name: s3\n      bucket: two\n');
     const cfg = await loadFluentBitConfig(main, { env: {} });
     expect(cfg.outputs.map((o) => o.s3?.bucket)).toEqual(['one', 'two']);
-    expect(cfg.warnings).toEqual([expect.objectContaining({ file: main, line: 2, message: expect.stringMatching(/includes outs\/\*\.yaml.*ids 0–1 .*may differ on the host/) })]);
+    expect(cfg.warnings).toEqual([
+      expect.objectContaining({ file: main, line: 2, message: expect.stringMatching(/includes outs\/\*\.yaml.*ids 0–1 .*may differ on the host/) }),
+    ]);
   });
 
   it('a glob matching nothing stops Fluent Bit (read_glob returns -1 → the config fails): ConfigError with file and line', async () => {
@@ -57,16 +63,29 @@ describe('include globs: Fluent Bit does not sort the matches (GLOB_NOSORT)', ()
 
 describe('an output plugin Fluent Bit does not have', () => {
   it('is a fatal warning with file and line; later ids assume an external plugin provides it', async () => {
-    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name s4\n[OUTPUT]\n    name s3\n    bucket b\n    s3_key_format /a/$INDEX\n', { fileName: '/etc/fb/x.conf', env: {} });
-    expect(cfg.outputs.map((o) => [o.id, o.plugin])).toEqual([[0, 's4'], [1, 's3']]);
+    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name s4\n[OUTPUT]\n    name s3\n    bucket b\n    s3_key_format /a/$INDEX\n', {
+      fileName: '/etc/fb/x.conf',
+      env: {},
+    });
+    expect(cfg.outputs.map((o) => [o.id, o.plugin])).toEqual([
+      [0, 's4'],
+      [1, 's3'],
+    ]);
     expect(cfg.warnings).toEqual([
       expect.objectContaining({ file: '/etc/fb/x.conf', line: 1, fatal: true, message: expect.stringMatching(/"s4".*refuses to start.*external plugin/) }),
     ]);
   });
 
   it('known names are matched like check_protocol: case-insensitive, up to "://"', async () => {
-    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name Stdout\n[OUTPUT]\n    name es://host\n[OUTPUT]\n    name kafka-rest\n', { fileName: 'x.conf', env: {} });
-    expect(cfg.outputs.map((o) => [o.plugin, o.displayName])).toEqual([['stdout', 'stdout.0'], ['es', 'es.1'], ['kafka-rest', 'kafka-rest.2']]);
+    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name Stdout\n[OUTPUT]\n    name es://host\n[OUTPUT]\n    name kafka-rest\n', {
+      fileName: 'x.conf',
+      env: {},
+    });
+    expect(cfg.outputs.map((o) => [o.plugin, o.displayName])).toEqual([
+      ['stdout', 'stdout.0'],
+      ['es', 'es.1'],
+      ['kafka-rest', 'kafka-rest.2'],
+    ]);
     expect(cfg.warnings).toEqual([]);
   });
 

@@ -39,12 +39,20 @@ describe('${VAR} (flb_env_var_translate)', () => {
   it('supports the ${VAR:-default} fallback, also for an empty variable', async () => {
     const text = '[OUTPUT]\n    name s3\n    bucket ${BUCKET:-fallback-bucket}\n    store_dir ${STORE:-/var/fb/s3}\n    region ${REGION:-eu-west-1}\n';
     const cfg = await parseFluentBitConfig(text, { fileName: '/etc/fb/fluent-bit.conf', env: { REGION: 'ap-south-1', STORE: '' } });
-    expect(cfg.outputs[0].s3).toMatchObject({ bucket: 'fallback-bucket', storeDir: '/var/fb/s3', rootPath: '/var/fb/s3/fallback-bucket', region: 'ap-south-1' });
+    expect(cfg.outputs[0].s3).toMatchObject({
+      bucket: 'fallback-bucket',
+      storeDir: '/var/fb/s3',
+      rootPath: '/var/fb/s3/fallback-bucket',
+      region: 'ap-south-1',
+    });
     expect(cfg.warnings).toEqual([]);
   });
 
   it('an empty environment variable counts as unset (warning, empty value)', async () => {
-    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name s3\n    bucket b\n    store_dir ${EMPTY}\n', { fileName: '/etc/fb/fluent-bit.conf', env: { EMPTY: '' } });
+    const cfg = await parseFluentBitConfig('[OUTPUT]\n    name s3\n    bucket b\n    store_dir ${EMPTY}\n', {
+      fileName: '/etc/fb/fluent-bit.conf',
+      env: { EMPTY: '' },
+    });
     expect(cfg.outputs[0].s3!.storeDir).toBe('/tmp/fluent-bit/s3');
     expect(cfg.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/\$\{EMPTY\} is not set/)]);
   });

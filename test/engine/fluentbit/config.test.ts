@@ -70,7 +70,10 @@ describe('generated configs', () => {
         '    name forward',
       ].join('\n'),
     );
-    await write('a/conf.d/20-second.conf', '[OUTPUT]\n    name s3\n    bucket two\n    total_file_size 50M\n    s3_key_format /x/$TAG[1]/%Y/$INDEX\n    s3_key_format_tag_delimiters .-\n');
+    await write(
+      'a/conf.d/20-second.conf',
+      '[OUTPUT]\n    name s3\n    bucket two\n    total_file_size 50M\n    s3_key_format /x/$TAG[1]/%Y/$INDEX\n    s3_key_format_tag_delimiters .-\n',
+    );
     await write('a/conf.d/10-first.conf', '[FILTER]\n    name grep\n[OUTPUT]\n    name null\n');
     await write('a/conf.d/ignored.txt', '[OUTPUT]\n    name s3\n');
     const cfg = await loadFluentBitConfig(main, { env: { REGION: 'eu-west-1' } });
@@ -96,7 +99,15 @@ describe('generated configs', () => {
       usePutObjectEffective: false,
       compression: 'none',
     });
-    expect(cfg.outputs[3].s3).toMatchObject({ bucket: 'two', storeDir: '/tmp/fluent-bit/s3', rootPath: '/tmp/fluent-bit/s3/two', totalFileSize: 50_000_000, usePutObjectEffective: false, hasIndex: true, tagDelimiters: '.-' });
+    expect(cfg.outputs[3].s3).toMatchObject({
+      bucket: 'two',
+      storeDir: '/tmp/fluent-bit/s3',
+      rootPath: '/tmp/fluent-bit/s3/two',
+      totalFileSize: 50_000_000,
+      usePutObjectEffective: false,
+      hasIndex: true,
+      tagDelimiters: '.-',
+    });
     expect(cfg.outputs[3].source).toEqual({ file: path.join(tree.dir(), 'a/conf.d/20-second.conf'), line: 1 });
     // conf.d/*.conf gives outputs 2 and 3 from two files: Fluent Bit reads them unsorted (GLOB_NOSORT), so ids may differ on the host
     expect(cfg.warnings.map((w) => w.message)).toEqual([

@@ -96,7 +96,9 @@ describe('undo restores previous bytes, mode and refuses after a later change', 
     await undoLast(fx.root, { skipProcessCheck: true });
     expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('7\n');
 
-    await applyIndexPlan(await planIndexRepair({ storePath: fx.root, rootPath: fx.root, outputId: 0, safeNextIndex: 9, skipProcessCheck: true }), { skipProcessCheck: true });
+    await applyIndexPlan(await planIndexRepair({ storePath: fx.root, rootPath: fx.root, outputId: 0, safeNextIndex: 9, skipProcessCheck: true }), {
+      skipProcessCheck: true,
+    });
     writeFileSync(seqFile(fx.root), '10'); // Fluent Bit advanced it afterwards
     const up = await planUndo(fx.root, { skipProcessCheck: true });
     expect(up.refusals.some((r) => /changed after the action/.test(r.reason))).toBe(true);

@@ -64,7 +64,15 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       expect(existsSync(rec)).toBe(true);
 
       // orphans are aborted only on request
-      const p2 = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, abortOrphans: true, skipProcessCheck: true });
+      const p2 = await planMultipart({
+        storePath: root,
+        rootPath: root,
+        root: (await scanStore(root)).roots[0],
+        bucket,
+        client,
+        abortOrphans: true,
+        skipProcessCheck: true,
+      });
       // the restored record now points at a completed upload: forget it; the orphan is aborted
       expect(p2.settle.map((s) => s.op).sort()).toEqual(['abort', 'forget']);
       await applyMultipart(p2, { client, skipProcessCheck: true });
@@ -94,7 +102,15 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       expect(plan.refusals.some((r) => /k\/two already exists/.test(r.reason))).toBe(true);
       await expect(applyMultipart(plan, { client, skipProcessCheck: true })).rejects.toThrow(/refused/);
       expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');
-      const abortAll = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, decision: 'abort', skipProcessCheck: true });
+      const abortAll = await planMultipart({
+        storePath: root,
+        rootPath: root,
+        root: (await scanStore(root)).roots[0],
+        bucket,
+        client,
+        decision: 'abort',
+        skipProcessCheck: true,
+      });
       await applyMultipart(abortAll, { client, skipProcessCheck: true });
       expect(await uploads(client, bucket)).toEqual([]);
       expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');

@@ -36,7 +36,13 @@ describe('marker chunk', () => {
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const before = await scanStore(fx.storeDir);
     expect(before.roots[0].sequence.deletedOnGracefulStop).toBe(true);
-    const plan = await planProtectIndex({ storePath: fx.storeDir, rootPath: fx.root, method: 'marker', outputsOnRoot: [{ id: 0, displayName: 's3.0', hasIndex: true }], skipProcessCheck: true });
+    const plan = await planProtectIndex({
+      storePath: fx.storeDir,
+      rootPath: fx.root,
+      method: 'marker',
+      outputsOnRoot: [{ id: 0, displayName: 's3.0', hasIndex: true }],
+      skipProcessCheck: true,
+    });
     expect(plan.refusals).toEqual([]);
     const r = await applyProtectPlan(plan, { skipProcessCheck: true });
     expect(r.verified).toBe(true);
@@ -90,7 +96,14 @@ describe('shadow copy + restore-index (pre-start hook)', () => {
     expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('6');
 
     // bucket evidence above the shadow wins; a disk value below the shadow never lowers it
-    const r2 = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, bucketSafe: new Map([[0, 9]]), skipProcessCheck: true });
+    const r2 = await planRestoreIndex({
+      storePath: fx.storeDir,
+      rootPath: fx.root,
+      outputIds: [0],
+      shadowDir,
+      bucketSafe: new Map([[0, 9]]),
+      skipProcessCheck: true,
+    });
     await applyRestorePlan(r2, { skipProcessCheck: true });
     expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('9');
     const again = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, skipProcessCheck: true });
@@ -102,7 +115,10 @@ describe('shadow copy + restore-index (pre-start hook)', () => {
     sh = tempDir('sd-shadow-');
     const shadowDir = path.join(sh.dir, 'shadow');
     await applyProtectPlan(await planProtectIndex({ storePath: fx.root, rootPath: fx.root, method: 'shadow', outputsOnRoot: null, shadowDir }));
-    await applyIndexPlan(await planIndexRepair({ storePath: fx.root, rootPath: fx.root, outputId: 0, safeNextIndex: 0, value: 2, force: true, skipProcessCheck: true }), { force: true, skipProcessCheck: true });
+    await applyIndexPlan(
+      await planIndexRepair({ storePath: fx.root, rootPath: fx.root, outputId: 0, safeNextIndex: 0, value: 2, force: true, skipProcessCheck: true }),
+      { force: true, skipProcessCheck: true },
+    );
     const p = await planProtectIndex({ storePath: fx.root, rootPath: fx.root, method: 'shadow', outputsOnRoot: null, shadowDir });
     expect(p.steps).toEqual([]);
     expect(p.warnings.join('\n')).toMatch(/below the shadow copy \(6\)/);

@@ -35,7 +35,14 @@ afterEach(() => {
 const IR = (file: string) => path.join(FIXTURES, 'index-reset', file);
 const ARCHIVE = IR('store-after-run2.tar.gz');
 /** A dead-end S3 client: any request fails, so a refusal must come before any S3 call. */
-const noS3 = () => new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+const noS3 = () =>
+  new S3Client({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    maxAttempts: 1,
+  });
 
 async function context(storePath: string): Promise<DiagnosisContext> {
   const d = await runDiagnosis({ storePath, configPath: IR('fluent-bit.conf'), listing: [IR('s3-objects-after-run2.json')] });
@@ -108,7 +115,13 @@ describe('read-only directories are never written', () => {
     await applyPlan(first, { skipProcessCheck: true });
     const { file } = seqIndexPaths(fx.root, 0);
     const byName = (n: string) => cases(t!.dir).find((x) => x.name === n)!;
-    const order = [byName('undo'), byName('protect-index marker'), byName('protect-index shadow'), { ...byName('repair-index'), opts: { value: 40 } }, byName('restore-index')];
+    const order = [
+      byName('undo'),
+      byName('protect-index marker'),
+      byName('protect-index shadow'),
+      { ...byName('repair-index'), opts: { value: 40 } },
+      byName('restore-index'),
+    ];
     for (const c of order) {
       if (c.action === 'restore-index') writeFileSync(file, '3'); // the index went back: restore has work to do
       const plan = await planAction(c.action, await context(fx.storeDir), { ...c.opts, skipProcessCheck: true });
@@ -128,7 +141,15 @@ describe('read-only directories are never written', () => {
   it('replay planned on a writable store is refused when it turns read-only; no chunk moves', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const report = await scanStore(fx.storeDir);
-    const plan = await planReplay({ storePath: fx.storeDir, root: report.roots[0], rootPath: fx.root, target: { bucket: 'b', keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 }, safeNextIndex: 0, includeActive: true, skipProcessCheck: true });
+    const plan = await planReplay({
+      storePath: fx.storeDir,
+      root: report.roots[0],
+      rootPath: fx.root,
+      target: { bucket: 'b', keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
+      safeNextIndex: 0,
+      includeActive: true,
+      skipProcessCheck: true,
+    });
     expect(plan.replayItems.filter((i) => i.state === 'planned').length).toBeGreaterThan(0);
     const before = readdirSync(fx.root).sort();
     guardTestHooks.access = erofs(fx.storeDir);
@@ -148,7 +169,10 @@ describe.skipIf(!s3Enabled())('read-only re-check for S3 actions (RGW)', () => {
       const bucket = await newBucket(client, 'sd-ro', true);
       const root = path.join(t.dir, bucket);
       mkdirSync(path.join(root, 'multipart_upload_metadata'), { recursive: true });
-      writeFileSync(path.join(root, 'multipart_upload_metadata', '1'), encodeChunk({ meta: '/k\nno-such-upload', content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' }));
+      writeFileSync(
+        path.join(root, 'multipart_upload_metadata', '1'),
+        encodeChunk({ meta: '/k\nno-such-upload', content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' }),
+      );
       const mp = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
       expect(mp.settle.map((s) => s.op)).toEqual(['forget']);
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'one' }));

@@ -24,7 +24,14 @@ async function main(): Promise<void> {
     skipProcessCheck: true,
   });
   writeSync(1, 'ready\n');
-  await applyReplay(plan, { client: testClient(), skipProcessCheck: true, concurrency: 2, resumeSettleMs: 1000, conditional: 'if-none-match', hooks: { afterIntent: jitter, afterUpload: jitter } });
+  await applyReplay(plan, {
+    client: testClient(),
+    skipProcessCheck: true,
+    concurrency: 2,
+    resumeSettleMs: 1000,
+    conditional: 'if-none-match',
+    hooks: { afterIntent: jitter, afterUpload: jitter },
+  });
   writeSync(1, 'finished\n');
 }
 main().catch((err) => {

@@ -55,7 +55,9 @@ describe('replay lock', () => {
     expect((second as Error).message).toContain(`pid ${process.pid}`);
     await release();
     expect(existsSync(lock)).toBe(false);
-    await (await takeReplayLock(t.dir))();
+    await (
+      await takeReplayLock(t.dir)
+    )();
   });
 
   it('refuses a lock held by another live process', async () => {
@@ -80,7 +82,7 @@ describe('replay lock', () => {
     expect(readdirSync(toolDir(t.dir))).toEqual([]);
   });
 
-  it('two racing takeovers of the same stale lock: exactly one wins, the lock stays the winner\'s', async () => {
+  it("two racing takeovers of the same stale lock: exactly one wins, the lock stays the winner's", async () => {
     t = tempDir();
     const lock = staleLock(t.dir);
     const b = barrier(2);
@@ -142,7 +144,9 @@ describe('replay lock', () => {
     const esbuild = path.resolve(__dirname, '../../../node_modules/.bin/esbuild');
     execFileSync(esbuild, [path.join(__dirname, 'lock-child.ts'), '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`, '--log-level=warning']);
     const N = 3;
-    const kids = Array.from({ length: N }, (_, rank) => spawn(process.execPath, [out, t!.dir, bar, String(N), String(rank)], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    const kids = Array.from({ length: N }, (_, rank) =>
+      spawn(process.execPath, [out, t!.dir, bar, String(N), String(rank)], { stdio: ['pipe', 'pipe', 'inherit'] }),
+    );
     try {
       const lines = kids.map(
         (k) =>

@@ -69,7 +69,10 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     const bucket = await newBucket(client, 'sd-replay', true);
     const plan = await planFor(fx, bucket, 'none');
     const items = plan.replayItems.filter((i) => i.state === 'planned');
-    const before = await contents(fx, items.map((i) => i.chunkPath));
+    const before = await contents(
+      fx,
+      items.map((i) => i.chunkPath),
+    );
     const progress: number[] = [];
     const res = await applyReplay(plan, { client, skipProcessCheck: true, concurrency: 3, onProgress: (p) => progress.push(p.done) });
     expect(res.summary).toMatch(/Replayed 12 of 12/);
@@ -107,7 +110,10 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     const bucket = await newBucket(client, 'sd-replay-gz');
     const plan = await planFor(fx, bucket, 'gzip', false);
     const items = plan.replayItems.filter((i) => i.state === 'planned');
-    const before = await contents(fx, items.map((i) => i.chunkPath));
+    const before = await contents(
+      fx,
+      items.map((i) => i.chunkPath),
+    );
     const res = await applyReplay(plan, { client, skipProcessCheck: true });
     expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
     for (const it of res.items.filter((i) => i.state === 'done')) {
@@ -140,7 +146,13 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-cancel', true);
     const ac = new AbortController();
-    const res = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true, concurrency: 1, signal: ac.signal, onProgress: (p) => p.done >= 3 && ac.abort() });
+    const res = await applyReplay(await planFor(fx, bucket, 'none'), {
+      client,
+      skipProcessCheck: true,
+      concurrency: 1,
+      signal: ac.signal,
+      onProgress: (p) => p.done >= 3 && ac.abort(),
+    });
     expect(res.summary).toMatch(/Replayed 3 of 12.*not started \(cancelled\)/);
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('3');
     const rest = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true });

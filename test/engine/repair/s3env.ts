@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { createS3Client } from '../../../electron/engine/s3/client';
 import { s3Env } from '../../support/s3';
 
-
 export function s3Conn() {
   const e = s3Env();
   return { endpoint: e.endpoint, region: e.region, pathStyle: true, credentials: e.credentials };

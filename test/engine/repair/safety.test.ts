@@ -105,7 +105,14 @@ describe('index values beyond 2^53', () => {
     const keep = await planIndexRepair({ storePath: t.dir, rootPath: t.dir, outputId: 0, safeNextIndex: 12, skipProcessCheck: true });
     expect((keep.details as { noChange: boolean }).noChange).toBe(true);
     expect(keep.summary).toContain('18446744073709551615');
-    const lower = await planIndexRepair({ storePath: t.dir, rootPath: t.dir, outputId: 0, safeNextIndex: 12, value: Number.MAX_SAFE_INTEGER, skipProcessCheck: true });
+    const lower = await planIndexRepair({
+      storePath: t.dir,
+      rootPath: t.dir,
+      outputId: 0,
+      safeNextIndex: 12,
+      value: Number.MAX_SAFE_INTEGER,
+      skipProcessCheck: true,
+    });
     expect((lower.details as { noChange: boolean }).noChange).toBe(false);
     expect(lower.warnings.join('\n')).toMatch(/lowers the index from 18446744073709551615/);
   });
@@ -185,7 +192,13 @@ describe('guard', () => {
 describe('marker chunk is never replayed', () => {
   it('a protected store plans no item for sequence/store-doctor-marker', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
-    const p = await planProtectIndex({ storePath: fx.storeDir, rootPath: fx.root, method: 'marker', outputsOnRoot: [{ id: 0, displayName: 's3.0', hasIndex: true }], skipProcessCheck: true });
+    const p = await planProtectIndex({
+      storePath: fx.storeDir,
+      rootPath: fx.root,
+      method: 'marker',
+      outputsOnRoot: [{ id: 0, displayName: 's3.0', hasIndex: true }],
+      skipProcessCheck: true,
+    });
     await applyProtectPlan(p, { skipProcessCheck: true });
     expect(existsSync(path.join(fx.root, 'sequence', MARKER_NAME))).toBe(true);
     const report = await scanStore(fx.storeDir);
@@ -209,7 +222,9 @@ describe('undo that fails part-way', () => {
     const { file } = seqIndexPaths(t.dir, 0);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, '7');
-    await applyIndexPlan(await planIndexRepair({ storePath: t.dir, rootPath: t.dir, outputId: 0, safeNextIndex: 9, skipProcessCheck: true }), { skipProcessCheck: true });
+    await applyIndexPlan(await planIndexRepair({ storePath: t.dir, rootPath: t.dir, outputId: 0, safeNextIndex: 9, skipProcessCheck: true }), {
+      skipProcessCheck: true,
+    });
     const second = await planIndexRepair({ storePath: t.dir, rootPath: t.dir, outputId: 0, safeNextIndex: 15, skipProcessCheck: true });
     const r2 = await applyIndexPlan(second, { skipProcessCheck: true });
     // the backup of the second action is lost: its undo cannot restore "9"

@@ -91,7 +91,9 @@ describe('store watch: undo', () => {
     expect(existsSync(path.join(fx.root, 'sequence'))).toBe(false);
     expect(changedWarnings(clean.warnings)).toEqual([]);
 
-    await applyIndexPlan(await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 12, skipProcessCheck: true }), { skipProcessCheck: true });
+    await applyIndexPlan(await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 12, skipProcessCheck: true }), {
+      skipProcessCheck: true,
+    });
     const busy = await undoLast(fx.storeDir, { skipProcessCheck: true, hooks: { afterSnapshot: fluentBitWrites(fx.root) } });
     expect(changedWarnings(busy.warnings).join('\n')).toContain('stream-x/1-1764441396.123.flb');
   });
@@ -108,7 +110,10 @@ describe.skipIf(!s3Enabled())('store watch: S3 actions (RGW)', () => {
         const dir = path.join(root, 'multipart_upload_metadata');
         mkdirSync(dir, { recursive: true });
         // a record of an upload the server no longer has: settled by removing the record
-        writeFileSync(path.join(dir, name), encodeChunk({ meta: `/app/key-${name}\nno-such-upload-${name}`, content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' }));
+        writeFileSync(
+          path.join(dir, name),
+          encodeChunk({ meta: `/app/key-${name}\nno-such-upload-${name}`, content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' }),
+        );
         return path.join(dir, name);
       };
       const first = rec('1');

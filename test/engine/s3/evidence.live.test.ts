@@ -36,7 +36,9 @@ describe.skipIf(!s3Enabled())('S3 evidence on a real S3', () => {
     const up = await c.send(new CreateMultipartUploadCommand({ Bucket: plain, Key: 'app.big/2026/11/29/18_36_06-0' }));
     uploadId = up.UploadId!;
     const body = Buffer.alloc(1024, 7);
-    await c.send(new UploadPartCommand({ Bucket: plain, Key: 'app.big/2026/11/29/18_36_06-0', UploadId: uploadId, PartNumber: 1, Body: body, ContentLength: body.length }));
+    await c.send(
+      new UploadPartCommand({ Bucket: plain, Key: 'app.big/2026/11/29/18_36_06-0', UploadId: uploadId, PartNumber: 1, Body: body, ContentLength: body.length }),
+    );
   }, 60_000);
 
   afterAll(async () => {

@@ -54,7 +54,8 @@ describe('format segments', () => {
       }
     }
     expect(n).toBeGreaterThan(40);
-    for (const junk of ['README', 'app.db/2026/11/29/notes.txt', 'app.db/2026/11/29/18_33_06-x', 'a/b/2026/11/29/18_33_06-1']) expect(m.test(junk), junk).toBe(false);
+    for (const junk of ['README', 'app.db/2026/11/29/notes.txt', 'app.db/2026/11/29/18_33_06-x', 'a/b/2026/11/29/18_33_06-1'])
+      expect(m.test(junk), junk).toBe(false);
     // PutObject suffix only when the format has neither $INDEX nor $UUID
     expect(keyMatcher('/fluent-bit-logs/$TAG/%Y/%m/%d/%H/%M/%S').test('fluent-bit-logs/app/2026/11/29/18/33/06-objectAb3dE9fZ')).toBe(true);
     expect(keyMatcher('/l/$TAG-$INDEX').test('l/app-3-objectAb3dE9fZ')).toBe(false);

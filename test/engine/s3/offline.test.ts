@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { loadOfflineEvidence, OfflineEvidenceError, parseOfflineEvidence, type OfflineDocument } from '../../../electron/engine/s3';
 
 const ROOT = 'test/fixtures/fluent-bit-real';
-const scenarios = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const scenarios = readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const listingFiles = scenarios.flatMap((s) =>
   readdirSync(join(ROOT, s))
     .filter((f) => /^s3(api-.*|-objects.*)\.json$/.test(f))
@@ -34,7 +36,14 @@ describe('offline evidence from the real fixtures', () => {
       expect(ev.multipartUploads?.map((u) => u.uploadId)).toEqual(raw.multipartUploads.map((u: { uploadId: string }) => u.uploadId));
     } else if (raw.Uploads) {
       expect(ev.bucket).toBe(raw.Bucket);
-      expect(ev.multipartUploads).toEqual(raw.Uploads.map((u: { Key: string; UploadId: string; Initiated: string }) => ({ key: u.Key, uploadId: u.UploadId, initiated: u.Initiated, parts: null })));
+      expect(ev.multipartUploads).toEqual(
+        raw.Uploads.map((u: { Key: string; UploadId: string; Initiated: string }) => ({
+          key: u.Key,
+          uploadId: u.UploadId,
+          initiated: u.Initiated,
+          parts: null,
+        })),
+      );
     } else {
       expect(ev.objects).toHaveLength(raw.Contents?.length ?? 0);
       expect(ev.multipartUploads).toBeNull();
@@ -65,12 +74,19 @@ describe('offline evidence from the real fixtures', () => {
     const ev = await loadOfflineEvidence({ listing: [join(dir, 's3api-list-objects-v2-after-run1.json'), join(dir, 's3api-list-objects-v2-after-run2.json')] });
     expect(ev.objects).toHaveLength(24); // run 1's 12 keys are also in run 2's listing: deduplicated
     await expect(loadOfflineEvidence({ listing: ['/nonexistent/list.json'] })).rejects.toThrow('/nonexistent/list.json: cannot read: no such file');
-    await expect(loadOfflineEvidence({ versions: [join(dir, 's3api-list-objects-v2.json')] })).rejects.toThrow(/not a listing Store Doctor reads: found keys Contents, RequestCharged, Prefix; expected the JSON of list-object-versions/);
+    await expect(loadOfflineEvidence({ versions: [join(dir, 's3api-list-objects-v2.json')] })).rejects.toThrow(
+      /not a listing Store Doctor reads: found keys Contents, RequestCharged, Prefix; expected the JSON of list-object-versions/,
+    );
   });
 });
 
 const contents = (n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => ({ Key: `app/2026/11/29/${String(from + i).padStart(5, '0')}-${from + i}`, LastModified: '2026-11-29T18:33:06+00:00', ETag: `"e${from + i}"`, Size: 100 + from + i }));
+  Array.from({ length: n }, (_, i) => ({
+    Key: `app/2026/11/29/${String(from + i).padStart(5, '0')}-${from + i}`,
+    LastModified: '2026-11-29T18:33:06+00:00',
+    ETag: `"e${from + i}"`,
+    Size: 100 + from + i,
+  }));
 
 describe('offline evidence from generated pages', () => {
   const pages = [
@@ -97,7 +113,9 @@ describe('offline evidence from generated pages', () => {
   it('says the evidence is incomplete when a page is missing', () => {
     const ev = parseOfflineEvidence([pages[0], pages[2]].map((p, i) => ({ name: `p${i}.json`, text: JSON.stringify(p) })));
     expect(ev.complete).toBe(false);
-    expect(ev.notes.join('\n')).toMatch(/p0\.json: the listing continues \(NextContinuationToken\) but no given file holds the next page; keys after "app\/2026\/11\/29\/00002-2" are unknown/);
+    expect(ev.notes.join('\n')).toMatch(
+      /p0\.json: the listing continues \(NextContinuationToken\) but no given file holds the next page; keys after "app\/2026\/11\/29\/00002-2" are unknown/,
+    );
     const cli = parseOfflineEvidence([{ name: 'max-items.json', text: JSON.stringify({ Contents: contents(2), NextToken: 'eyJ9' }) }]);
     expect(cli.complete).toBe(false);
     expect(cli.notes.join('\n')).toMatch(/aws --max-items/);
@@ -108,7 +126,10 @@ describe('offline evidence from generated pages', () => {
   it('keeps the newer entry when pages disagree about a key', () => {
     const older = { Contents: [{ ...contents(1)[0], ETag: '"old"', LastModified: '2026-11-29T18:00:00Z' }] };
     const newer = { Contents: [{ ...contents(1)[0], ETag: '"new"', LastModified: '2026-11-29T19:00:00Z' }] };
-    const ev = parseOfflineEvidence([{ name: 'a.json', text: JSON.stringify(newer) }, { name: 'b.json', text: JSON.stringify(older) }]);
+    const ev = parseOfflineEvidence([
+      { name: 'a.json', text: JSON.stringify(newer) },
+      { name: 'b.json', text: JSON.stringify(older) },
+    ]);
     expect(ev.objects[0].etag).toBe('"new"');
     expect(ev.notes[0]).toMatch(/listed differently in a\.json and b\.json/);
   });
@@ -137,9 +158,23 @@ describe('offline evidence from generated pages', () => {
   it('attaches list-parts output to its upload', () => {
     const ev = parseOfflineEvidence([
       { name: 'uploads.json', text: JSON.stringify({ Bucket: 'mb', Uploads: [{ Key: 'a/0', UploadId: 'U1', Initiated: '2026-11-29T18:36:09.197Z' }] }) },
-      { name: 'parts.json', text: JSON.stringify({ Bucket: 'mb', Key: 'a/0', UploadId: 'U1', Parts: [{ PartNumber: 2, ETag: '"p2"', Size: 5 }, { PartNumber: 1, ETag: '"p1"', Size: 6 }] }) },
+      {
+        name: 'parts.json',
+        text: JSON.stringify({
+          Bucket: 'mb',
+          Key: 'a/0',
+          UploadId: 'U1',
+          Parts: [
+            { PartNumber: 2, ETag: '"p2"', Size: 5 },
+            { PartNumber: 1, ETag: '"p1"', Size: 6 },
+          ],
+        }),
+      },
     ]);
-    expect(ev.multipartUploads![0].parts).toEqual([{ partNumber: 1, etag: '"p1"', size: 6 }, { partNumber: 2, etag: '"p2"', size: 5 }]);
+    expect(ev.multipartUploads![0].parts).toEqual([
+      { partNumber: 1, etag: '"p1"', size: 6 },
+      { partNumber: 2, etag: '"p2"', size: 5 },
+    ]);
   });
 });
 
@@ -158,12 +193,24 @@ describe('offline evidence from malformed input', () => {
   it('names the file and the problem', () => {
     expect(fail('empty.json', '  \n')).toBe('empty.json: the file is empty (expected the JSON printed by aws s3api)');
     expect(fail('broken.json', '{\n  "Contents": [\n    {"Key": "a",}\n  ]\n}')).toMatch(/^broken\.json: not valid JSON at line 3, column \d+/);
-    expect(fail('size.json', JSON.stringify({ Contents: [{ Key: 'a', Size: 1 }, { Key: 'b', Size: '12' }] }))).toBe(
-      'size.json: invalid list-objects output: Contents[1].Size: Invalid input: expected number, received string',
-    );
+    expect(
+      fail(
+        'size.json',
+        JSON.stringify({
+          Contents: [
+            { Key: 'a', Size: 1 },
+            { Key: 'b', Size: '12' },
+          ],
+        }),
+      ),
+    ).toBe('size.json: invalid list-objects output: Contents[1].Size: Invalid input: expected number, received string');
     expect(fail('nokey.json', JSON.stringify({ Contents: [{ Size: 1 }] }))).toMatch(/nokey\.json: invalid list-objects output: Contents\[0\]\.Key: /);
-    expect(fail('date.json', JSON.stringify({ Contents: [{ Key: 'a', Size: 1, LastModified: 'yesterday' }] }))).toMatch(/Contents\[0\]\.LastModified: not a date\/time/);
-    expect(fail('other.json', JSON.stringify({ hello: 'world' }))).toMatch(/^other\.json: not a listing Store Doctor reads: found keys hello; expected the JSON of aws s3api list-objects-v2 \(Contents\)/);
+    expect(fail('date.json', JSON.stringify({ Contents: [{ Key: 'a', Size: 1, LastModified: 'yesterday' }] }))).toMatch(
+      /Contents\[0\]\.LastModified: not a date\/time/,
+    );
+    expect(fail('other.json', JSON.stringify({ hello: 'world' }))).toMatch(
+      /^other\.json: not a listing Store Doctor reads: found keys hello; expected the JSON of aws s3api list-objects-v2 \(Contents\)/,
+    );
     expect(fail('num.json', '42')).toMatch(/found a JSON number/);
     expect(fail('rec.json', JSON.stringify({ bucket: 'b', objects: [{ key: 'a' }] }))).toMatch(/rec\.json: invalid recorder output: objects\[0\]\.size/);
   });

@@ -79,9 +79,7 @@ describe.skipIf(!s3Enabled())('listForKeyFormat on a real S3', () => {
     const naive = { requests: 0 };
     const all = await listAllObjects(s3.client(), bucket, undefined, { counter: naive, maxKeys: 50 });
     const sinceKey = (k: string) => k.split('/').slice(1).join('/') >= '2026/11/29/17_35_00';
-    const expected = all
-      .map((o) => o.key)
-      .filter((k) => FORMAT_KEYS.includes(k) && (sinceKey(k) || k.startsWith('old.tag/2026/11/10/')));
+    const expected = all.map((o) => o.key).filter((k) => FORMAT_KEYS.includes(k) && (sinceKey(k) || k.startsWith('old.tag/2026/11/10/')));
     expect(ev.objects.map((o) => o.key)).toEqual(expected.sort());
     expect(expected).toEqual(expect.arrayContaining([...FIXTURE_KEYS, ...STALE_NEWEST]));
     expect(ev.objects.map((o) => o.key)).not.toContain(STALE_OLD[0]);
@@ -96,7 +94,11 @@ describe.skipIf(!s3Enabled())('listForKeyFormat on a real S3', () => {
   });
 
   it('focus with an explicit since takes older partitions in, and drops time partitions in a walk', async () => {
-    const ev = await listForKeyFormat(s3.client(), { bucket, keyFormat: FORMAT, focus: { at: '2026-11-29T18:35:00Z', since: '2026-11-28T22:00:00Z', newestPerTag: false } });
+    const ev = await listForKeyFormat(s3.client(), {
+      bucket,
+      keyFormat: FORMAT,
+      focus: { at: '2026-11-29T18:35:00Z', since: '2026-11-28T22:00:00Z', newestPerTag: false },
+    });
     const expected = FORMAT_KEYS.filter((k) => k.split('/').slice(1).join('/') >= '2026/11/28/22_00_00');
     expect(ev.objects.map((o) => o.key)).toEqual(expected);
   });
@@ -106,7 +108,11 @@ describe.skipIf(!s3Enabled())('listForKeyFormat on a real S3', () => {
     const keys: string[] = [];
     for (let d = 20; d <= 29; d++) for (const tag of ['a', 'b']) keys.push(`logs/${d}-11-2026/${tag}-${d}`);
     await s3.putKeys(dayFirst, [...keys, 'logs/notes/x-1']);
-    const ev = await listForKeyFormat(s3.client(), { bucket: dayFirst, keyFormat: '/logs/%d-%m-%Y/$TAG-$INDEX', focus: { at: '2026-11-29T12:00:00Z', since: '2026-11-27T10:00:00Z' } });
+    const ev = await listForKeyFormat(s3.client(), {
+      bucket: dayFirst,
+      keyFormat: '/logs/%d-%m-%Y/$TAG-$INDEX',
+      focus: { at: '2026-11-29T12:00:00Z', since: '2026-11-27T10:00:00Z' },
+    });
     expect(ev.objects.map((o) => o.key)).toEqual(keys.filter((k) => Number(k.slice(5, 7)) >= 27).sort());
     // 1 discovery + 3 day partitions; 7 days ended before since and 1 prefix cannot match
     expect(ev.requests).toBe(4);

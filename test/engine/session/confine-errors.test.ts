@@ -55,7 +55,10 @@ describe('Confinement (realpath based)', () => {
 
 describe('errors as the doors send them', () => {
   it('maps fs errors to a sentence with the file, never a stack', () => {
-    const err = Object.assign(new Error("ENOENT: no such file or directory, open '/data/store/x'\n    at Object.openSync (node:fs:1)"), { code: 'ENOENT', path: '/data/store/x' });
+    const err = Object.assign(new Error("ENOENT: no such file or directory, open '/data/store/x'\n    at Object.openSync (node:fs:1)"), {
+      code: 'ENOENT',
+      path: '/data/store/x',
+    });
     expect(toContractError(err)).toEqual({ code: 'not-found', message: 'x: no such file or directory', file: '/data/store/x' });
     const eacces = Object.assign(new Error("EACCES: permission denied, open '/root/s'"), { code: 'EACCES', path: '/root/s' });
     expect(toContractError(eacces)).toMatchObject({ code: 'failed', message: 's: permission denied' });
@@ -73,7 +76,8 @@ describe('errors as the doors send them', () => {
   });
 
   it('never passes secrets on', () => {
-    const msg = 'failed with aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY and AKIAIOSFODNN7EXAMPLE, Authorization: Bearer abc.def, token="xyz"';
+    const msg =
+      'failed with aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY and AKIAIOSFODNN7EXAMPLE, Authorization: Bearer abc.def, token="xyz"';
     const out = redactSecrets(msg);
     expect(out).not.toContain('wJalrXUtnFEMI');
     expect(out).not.toContain('AKIAIOSFODNN7EXAMPLE');

@@ -158,7 +158,10 @@ describe('tasks', () => {
     const root = fs.readdirSync(store)[0];
     const stream = fs.readdirSync(path.join(store, root)).find((n) => /^\d{4}-/.test(n))!;
     const streamDir = path.join(store, root, stream);
-    const sample = fs.readdirSync(streamDir).map((n) => path.join(streamDir, n)).sort((a, b) => fs.statSync(a).size - fs.statSync(b).size)[0];
+    const sample = fs
+      .readdirSync(streamDir)
+      .map((n) => path.join(streamDir, n))
+      .sort((a, b) => fs.statSync(a).size - fs.statSync(b).size)[0];
     const bytes = fs.readFileSync(sample);
     for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(streamDir, `${1000 + i}-1234567890`), bytes);
     let cancelled: Promise<unknown> | null = null;

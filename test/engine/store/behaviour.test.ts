@@ -59,7 +59,9 @@ describe('bad input', () => {
   });
 
   it.skipIf(process.getuid?.() === 0)('reports an unreadable stream as a problem naming it', async () => {
-    const { roots } = await generateStore(path.join(tmp, 'perm'), { roots: [{ bucket: 'b', streams: [{ name: '2026-01-01T00:00:00', chunks: [{ name: 'c', meta: 't', content: 'x\n' }] }] }] });
+    const { roots } = await generateStore(path.join(tmp, 'perm'), {
+      roots: [{ bucket: 'b', streams: [{ name: '2026-01-01T00:00:00', chunks: [{ name: 'c', meta: 't', content: 'x\n' }] }] }],
+    });
     const s = path.join(roots.b, '2026-01-01T00:00:00');
     fs.chmodSync(s, 0);
     try {
@@ -155,7 +157,9 @@ describe('scanStore fuzz', () => {
         fc.constantFrom('2026-01-01T00:00:00', 'quarantine', 'multipart_upload_metadata', 'sequence', 'custom'),
         async (files, seq, stream) => {
           const dir = path.join(tmp, `fuzz-${n++}`);
-          await generateStore(dir, { roots: [{ bucket: 'b', streams: [{ name: stream, chunks: files.map((bytes, i) => ({ name: `f${i}`, bytes })) }], seqIndex: { '0': seq } }] });
+          await generateStore(dir, {
+            roots: [{ bucket: 'b', streams: [{ name: stream, chunks: files.map((bytes, i) => ({ name: `f${i}`, bytes })) }], seqIndex: { '0': seq } }],
+          });
           const r = await scanStore(dir);
           const chunks = r.roots[0].streams.flatMap((s) => s.chunks);
           expect(chunks).toHaveLength(files.length);

@@ -74,7 +74,12 @@ describe('scanStore on the edge-case store_dir', () => {
   });
 
   it('knows which sequence/ survives a graceful stop', () => {
-    expect(rootOf(report).sequence).toMatchObject({ present: true, indexMetadataPresent: true, markerChunks: [edge.markerChunk], deletedOnGracefulStop: false });
+    expect(rootOf(report).sequence).toMatchObject({
+      present: true,
+      indexMetadataPresent: true,
+      markerChunks: [edge.markerChunk],
+      deletedOnGracefulStop: false,
+    });
     expect(rootOf(report, 'plain').sequence).toMatchObject({ present: true, markerChunks: [], deletedOnGracefulStop: true });
     expect(rootOf(report, 'plain').streams.find((s) => s.kind === 'sequence')!.fateOnGracefulStop).toMatch(/deleted/);
   });
@@ -83,7 +88,10 @@ describe('scanStore on the edge-case store_dir', () => {
     const got = chunks(rootOf(report));
     for (const [p, e] of Object.entries(edge.multipart)) {
       const mp = got.get(p)!.multipart!;
-      expect(mp.completeParts.map((x) => x.partNumber), p).toEqual(e.completeParts);
+      expect(
+        mp.completeParts.map((x) => x.partNumber),
+        p,
+      ).toEqual(e.completeParts);
       expect(mp.stoppedAt?.line ?? null, p).toBe(e.stoppedAtLine);
       expect(mp.problems, p).toHaveLength(e.problems);
       expect(mp.uploadId).toBe(e.uploadId);
@@ -93,7 +101,13 @@ describe('scanStore on the edge-case store_dir', () => {
   it('classifies streams, start times, fates and totals', () => {
     const r = rootOf(report);
     const kinds = Object.fromEntries(r.streams.map((s) => [s.name, s.kind]));
-    expect(kinds).toEqual({ '2026-01-01T00:00:00': 'data', '2026-01-02T00:00:00': 'data', multipart_upload_metadata: 'multipart', quarantine: 'quarantine', sequence: 'sequence' });
+    expect(kinds).toEqual({
+      '2026-01-01T00:00:00': 'data',
+      '2026-01-02T00:00:00': 'data',
+      multipart_upload_metadata: 'multipart',
+      quarantine: 'quarantine',
+      sequence: 'sequence',
+    });
     expect(r.streams.find((s) => s.name === '2026-01-01T00:00:00')!.startTime).toBe('2026-01-01T00:00:00');
     expect(r.streams.find((s) => s.name === '2026-01-02T00:00:00')!.fateOnGracefulStop).toMatch(/^deleted/);
     const all = [...chunks(r).values()];

@@ -57,7 +57,9 @@ function chunksOf(r: StoreReport): ChunkInfo[] {
 
 describe('real Fluent Bit v5.0.9 snapshots, read in place', () => {
   it('finds every store-*.tar.gz that has an expected.json stage', () => {
-    const tars = fs.readdirSync(REAL).flatMap((d) => (fs.statSync(path.join(REAL, d)).isDirectory() ? fs.readdirSync(path.join(REAL, d)).filter((f) => /^store-.*\.tar\.gz$/.test(f)) : []));
+    const tars = fs
+      .readdirSync(REAL)
+      .flatMap((d) => (fs.statSync(path.join(REAL, d)).isDirectory() ? fs.readdirSync(path.join(REAL, d)).filter((f) => /^store-.*\.tar\.gz$/.test(f)) : []));
     expect(cases.length).toBe(tars.length);
     expect(cases.length).toBeGreaterThan(5);
   });
@@ -105,7 +107,14 @@ describe('real Fluent Bit v5.0.9 snapshots, read in place', () => {
     expect(seq.map((s) => s.fileName).sort()).toEqual(Object.keys(c.store.seqIndexFiles).sort());
     for (const [name, e] of Object.entries(c.store.seqIndexFiles)) {
       const s = seq.find((x) => x.fileName === name)!;
-      expect(s).toMatchObject({ valueText: e.value, value: Number(e.value), fileSize: e.fileSize, status: 'ok', raw: e.value, outputId: Number(name.split('_').pop()) });
+      expect(s).toMatchObject({
+        valueText: e.value,
+        value: Number(e.value),
+        fileSize: e.fileSize,
+        status: 'ok',
+        raw: e.value,
+        outputId: Number(name.split('_').pop()),
+      });
       expect(s.mtime).toBe(e.mtime);
     }
     expect(root?.sequence.present ?? false).toBe(c.store.sequenceDirPresent);

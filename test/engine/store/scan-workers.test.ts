@@ -32,7 +32,11 @@ beforeAll(async () => {
   for (let s = 0; s < 3; s++) {
     const dir = path.join(big, `2026-01-0${s + 1}T00:00:00`);
     fs.mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < 700; i++) fs.writeFileSync(path.join(dir, `${1000 + i}-${s}`), encodeChunk({ meta: `app.${i % 3}`, content: jsonLines(1 + (i % 5), { start: 1_700_000_000 + i }) }));
+    for (let i = 0; i < 700; i++)
+      fs.writeFileSync(
+        path.join(dir, `${1000 + i}-${s}`),
+        encodeChunk({ meta: `app.${i % 3}`, content: jsonLines(1 + (i % 5), { start: 1_700_000_000 + i }) }),
+      );
   }
   fs.writeFileSync(path.join(big, '2026-01-01T00:00:00', '.hidden'), 'x');
   const locked = path.join(big, '2026-01-02T00:00:00', '1000-1');
