@@ -28,8 +28,10 @@ export const documentSchema = z.object({ name: z.string().min(1).max(500), text:
 
 export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo']);
 
-/** What every repair action is planned and applied from (apply adds the typed confirmation). */
-const repairRequestSchema = z.object({
+const isoTime = z.string().datetime({ offset: true });
+
+/** What every repair action is planned from. `repair.apply` then takes the plan's id. */
+const repairPlanSchema = z.object({
   storeId: id,
   action: repairActionSchema,
   outputId: z.number().int().min(0).optional(),
@@ -42,12 +44,29 @@ const repairRequestSchema = z.object({
   multipartDecision: z.enum(['complete', 'abort']).optional(),
   /** multipart: also abort server uploads that have no local record. */
   abortOrphans: z.boolean().optional(),
+  /** Assumed restart time for the diagnosis the plan rests on (default now). */
+  at: isoTime.optional(),
+  /** replay: key time for every chunk instead of its first record's time. */
+  time: isoTime.optional(),
+  /** replay: override the output's compression. */
+  compression: z.enum(['none', 'gzip']).optional(),
+  /** multipart / recover-versions: only keys under this prefix. */
+  prefix: z.string().max(1024).optional(),
+  /** recover-versions: where the copies go. */
+  recoveryPrefix: z.string().min(1).max(1024).optional(),
+  /** replay: parallel uploads. */
+  concurrency: z.number().int().min(1).max(64).optional(),
+  /** protect-index / restore-index shadow folder, outside the store: the command line only (it names a path to write). */
+  shadowDir: path.optional(),
 });
+
+const planId = z.string().regex(/^plan-[0-9a-f]{24}$/, 'not a plan id');
 
 /** Inputs of every request. Keys are `area.verb`. */
 export const requestSchemas = {
   'app.info': z.object({}).strict(),
-  'store.open': z.object({ path }).strict(),
+  /** `records: false` reads chunk headers only (faster; no record counts). */
+  'store.open': z.object({ path, records: z.boolean().optional() }).strict(),
   'store.openDemo': z.object({}).strict(),
   'store.rescan': z.object({ storeId: id }).strict(),
   'store.close': z.object({ storeId: id }).strict(),
@@ -65,6 +84,17 @@ export const requestSchemas = {
   'evidence.importOffline': z
     .object({ storeId: id, outputId: z.number().int().min(0).optional(), documents: z.array(documentSchema).min(1).max(1000) })
     .strict(),
+  /** The same from files the user named (host paths), by role: `aws s3api list-objects-v2`, `list-object-versions`, `list-multipart-uploads`. */
+  'evidence.importFiles': z
+    .object({
+      storeId: id,
+      outputId: z.number().int().min(0).optional(),
+      listing: z.array(path).max(1000).optional(),
+      versions: z.array(path).max(1000).optional(),
+      multipart: z.array(path).max(1000).optional(),
+    })
+    .strict()
+    .refine((v) => (v.listing?.length ?? 0) + (v.versions?.length ?? 0) + (v.multipart?.length ?? 0) > 0, 'give at least one file'),
   /**
    * `at`: assumed restart time the listing focuses on (default now; give the same `at` to
    * `diagnose.run`). `fullListing`: list every key even when the key format is time-partitioned.
@@ -79,18 +109,31 @@ export const requestSchemas = {
     })
     .strict(),
   'diagnose.run': z.object({ storeId: id, at: z.string().datetime({ offset: true }).optional(), outputId: z.number().int().min(0).optional() }).strict(),
-  'repair.plan': repairRequestSchema.strict(),
-  'repair.apply': repairRequestSchema
-    .extend({
-      /** The user typed this to confirm (must equal the bucket name). */
+  'repair.plan': repairPlanSchema.strict(),
+  /** Apply exactly the plan `planId` names (once); refused when anything it rests on changed since. */
+  'repair.apply': z
+    .object({
+      storeId: id,
+      planId,
+      /** The user typed this to confirm: the plan's `confirm` phrase (the bucket name). */
       confirm: z.string().max(500),
     })
     .strict(),
+  /**
+   * A plan saved earlier (`--plan-out`): planned again on this store's current state and accepted
+   * under a new id only when the fresh plan is the saved one (same steps, same basis).
+   */
+  'repair.import': z.object({ storeId: id, plan: z.record(z.string(), z.unknown()), request: z.record(z.string(), z.unknown()) }).strict(),
   'report.export': z.object({ storeId: id, format: z.enum(['json', 'markdown']) }).strict(),
   'task.cancel': z.object({ taskId: id }).strict(),
 } as const;
 
 export type RequestName = keyof typeof requestSchemas;
+/** Which door serves an engine session. */
+export type Door = 'electron' | 'host' | 'cli';
+/** The input of `repair.plan` without the store id: what a saved plan records it was made from. */
+export type RepairPlanRequest = Omit<z.output<typeof repairPlanSchema>, 'storeId'>;
+export const repairPlanRequestSchema = repairPlanSchema.omit({ storeId: true }).strict();
 export type RequestInput<N extends RequestName> = z.input<(typeof requestSchemas)[N]>;
 
 export interface OpenedStore {
@@ -103,7 +146,7 @@ export interface OpenedStore {
 
 /** Results of every request. */
 export interface RequestResults {
-  'app.info': { version: string; door: 'electron' | 'host'; demoAvailable: boolean };
+  'app.info': { version: string; door: Door; demoAvailable: boolean };
   'store.open': OpenedStore;
   'store.openDemo': OpenedStore;
   'store.rescan': OpenedStore;
@@ -118,6 +161,8 @@ export interface RequestResults {
   'diagnose.run': Diagnosis;
   'repair.plan': RepairPlan & { replayItems?: ReplayItem[] };
   'repair.apply': RepairResult;
+  'repair.import': RepairPlan & { replayItems?: ReplayItem[] };
+  'evidence.importFiles': S3Evidence;
   'report.export': { fileName: string; mimeType: string; text: string };
   'task.cancel': { cancelled: boolean };
 }
@@ -137,16 +182,9 @@ export interface ContractError {
 /** Events pushed to clients. */
 export interface EventPayloads {
   progress: { taskId: string; request: RequestName; progress: Progress };
-  'store.changed': { storeId: string; paths: string[]; at: string; fluentBitRunning?: boolean };
+  'store.changed': { storeId: string; paths: string[]; at: string };
 }
 export type EventName = keyof EventPayloads;
-
-/** Envelope every door uses: `taskId` lets a client cancel or follow progress. */
-export interface RequestEnvelope<N extends RequestName = RequestName> {
-  taskId: string;
-  request: N;
-  input: RequestInput<N>;
-}
 
 /** Validate an untrusted input; the doors call this before the engine. */
 export function parseRequest<N extends RequestName>(

@@ -14,3 +14,4 @@ export * from './model/keyformat';
 export * from './model/s3';
 export * from './model/diagnosis';
 export * from './model/repair';
+export * from './model/plan-details';

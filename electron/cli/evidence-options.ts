@@ -1,13 +1,15 @@
 /**
- * The options every command that needs a diagnosis shares (diagnose, repair-index, replay…):
- * config, output, bucket evidence (offline files or live), assumed restart time.
+ * The options every command that needs a diagnosis shares (diagnose, report, repair-index,
+ * replay…): config, output, bucket evidence (offline files or live), assumed restart time — and
+ * the session requests they turn into: store.open → config.load → evidence → diagnose.run.
  */
 import { Option, type Command } from 'commander';
-import { ConfigError } from '../engine/fluentbit';
-import { DiagnoseInputError, runDiagnosis, type RunDiagnosisOptions } from '../engine/diagnose';
+import type { OpenedStore } from '../../shared/contract';
+import type { Diagnosis, FluentBitConfig, S3ConnectionOptions } from '../../shared/model';
+import type { CommandContext } from '../../shared/suggest-cli';
+import { findOutput } from '../engine/fluentbit';
 import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from './output';
-
-type RunDiagnosisResult = Awaited<ReturnType<typeof runDiagnosis>>;
+import type { CliSession } from './session';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -22,7 +24,7 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--profile <name>', 'AWS profile for --live')
     .option('--region <region>', "AWS region for --live (default: the output's region)")
     .option('--endpoint <url>', "S3 endpoint for --live (default: the output's endpoint)")
-    .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default on, as Fluent Bit)'))
+    .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default: on with an endpoint, as Fluent Bit)'))
     .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
     .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)');
 }
@@ -42,9 +44,23 @@ export interface EvidenceCliOptions {
   at?: string;
 }
 
-/** Validate the shared options into `runDiagnosis` options (without the store path). */
-export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosisOptions, 'storePath'> {
-  const out: Omit<RunDiagnosisOptions, 'storePath'> = {};
+/** The evidence flags, validated. */
+export interface EvidenceSources {
+  configPath?: string;
+  outputId?: number;
+  /** `--output` by name or alias (resolved against the config once it is loaded). */
+  outputName?: string;
+  listing: string[];
+  versions: string[];
+  multipart: string[];
+  live: S3ConnectionOptions | null;
+  fullListing: boolean;
+  at?: string;
+}
+
+/** Validate the shared options (without touching the store). */
+export function readEvidenceOptions(opts: EvidenceCliOptions): EvidenceSources {
+  const out: EvidenceSources = { listing: opts.listing ?? [], versions: opts.versions ?? [], multipart: opts.multipart ?? [], live: null, fullListing: false };
   if (opts.config !== undefined) {
     if (!opts.config.trim()) throw new CliError('--config: give a file', EXIT.USAGE);
     out.configPath = opts.config;
@@ -54,16 +70,11 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
     if (!o) throw new CliError('--output: give an output id, name or alias', EXIT.USAGE);
     if (/^\d+$/.test(o)) out.outputId = Number(o);
     else if (/^-/.test(o)) throw new CliError(`--output ${o}: not an output id or name`, EXIT.USAGE);
-    else out.output = o;
+    else out.outputName = o;
   }
-  if (opts.listing?.length) out.listing = opts.listing;
-  if (opts.versions?.length) out.versions = opts.versions;
-  if (opts.multipart?.length) out.multipart = opts.multipart;
   const liveOnly = (['profile', 'region', 'endpoint', 'pathStyle', 'fullListing'] as const).filter((k) => opts[k] !== undefined);
   const flag = (k: (typeof liveOnly)[number]) => (k === 'pathStyle' ? '--path-style' : k === 'fullListing' ? '--full-listing' : `--${k}`);
-  if (liveOnly.length && !opts.live) {
-    throw new CliError(`${liveOnly.map(flag).join(', ')} only apply with --live`, EXIT.USAGE);
-  }
+  if (liveOnly.length && !opts.live) throw new CliError(`${liveOnly.map(flag).join(', ')} only apply with --live`, EXIT.USAGE);
   if (opts.live) {
     if (opts.endpoint !== undefined) {
       let u: URL;
@@ -74,43 +85,96 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): Omit<RunDiagnosis
       }
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CliError(`--endpoint ${opts.endpoint}: use http:// or https://`, EXIT.USAGE);
     }
-    out.live = { enabled: true, profile: opts.profile, region: opts.region, endpoint: opts.endpoint, pathStyle: opts.pathStyle };
-    if (opts.fullListing) out.fullListing = true;
+    out.live = { profile: opts.profile, region: opts.region, endpoint: opts.endpoint, pathStyle: opts.pathStyle };
+    out.fullListing = !!opts.fullListing;
   }
   if (opts.at !== undefined) {
     const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
     const text = opts.at.trim();
-    // Key times and collision windows are UTC (spec §6.1): a date-time without a zone is UTC too,
-    // not the local time Date.parse would assume.
+    // Key times and collision windows are UTC: a date-time without a zone is UTC too, not the
+    // local time Date.parse would assume.
     const m = iso.exec(text);
     const t = m ? Date.parse(m[1] && !m[4] ? `${text}Z` : text) : NaN;
     if (Number.isNaN(t)) throw new CliError(`--at ${opts.at}: not an ISO time (e.g. 2026-11-29T18:40:00Z; a time without a zone is UTC)`, EXIT.USAGE);
-    out.at = new Date(t);
+    out.at = new Date(t).toISOString();
   }
   return out;
 }
 
-/** Bad input (config, store, evidence files, output choice) → exit 2; S3 or other failures stay as they are (exit 1). */
-export function asCliError(e: unknown): unknown {
-  if (e instanceof CliError) return e;
-  const err = e as Error & { name?: string };
-  if (e instanceof ConfigError || e instanceof DiagnoseInputError) return new CliError(err.message, EXIT.USAGE);
-  if (err?.name === 'StoreError' || err?.name === 'OfflineEvidenceError') return new CliError(err.message, EXIT.USAGE);
-  return e;
+/** The evidence flags as given, for the command lines a diagnosis recommends. */
+export function evidenceArgs(src: EvidenceSources): string[] {
+  const args: string[] = [];
+  for (const f of src.listing) args.push('--listing', f);
+  for (const f of src.versions) args.push('--versions', f);
+  for (const f of src.multipart) args.push('--multipart', f);
+  if (src.live) {
+    args.push('--live');
+    if (src.live.profile) args.push('--profile', src.live.profile);
+    if (src.live.region) args.push('--region', src.live.region);
+    if (src.live.endpoint) args.push('--endpoint', src.live.endpoint);
+    if (src.live.pathStyle) args.push('--path-style');
+    if (src.fullListing) args.push('--full-listing');
+  }
+  return args;
 }
 
-/** runDiagnosis for a command: the evidence flags, progress on stderr, Ctrl-C cancels, errors mapped to exit codes. */
-export async function runDiagnosisFromCli(store: string, opts: EvidenceCliOptions, signal?: AbortSignal): Promise<RunDiagnosisResult> {
-  const evidence = readEvidenceOptions(opts);
+export interface Diagnosed {
+  opened: OpenedStore;
+  config: FluentBitConfig | null;
+  outputId?: number;
+  diagnosis: Diagnosis;
+  sources: EvidenceSources;
+  /** How recommended command lines repeat this invocation. */
+  commands: CommandContext;
+}
+
+const progress = (p: { task: string; done: number; total: number | null; current?: string }) =>
+  progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`);
+
+/** Open the store in the session, load the config and the evidence the flags name, and diagnose. */
+export async function openDiagnosed(
+  session: CliSession,
+  store: string,
+  opts: EvidenceCliOptions,
+  signal: AbortSignal = cancelOnSigint().signal,
+): Promise<Diagnosed> {
+  const src = readEvidenceOptions(opts);
+  const work = { signal, onProgress: progress };
   try {
-    return await runDiagnosis({
-      storePath: store,
-      ...evidence,
-      signal: signal ?? cancelOnSigint().signal,
-      onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`),
-    });
-  } catch (e) {
-    throw asCliError(e);
+    const opened = await session.call('store.open', { path: store }, work);
+    const storeId = opened.storeId;
+    const config = src.configPath ? await session.call('config.load', { storeId, path: src.configPath }) : null;
+    let outputId = src.outputId;
+    if (src.outputName !== undefined) {
+      if (!config) throw new CliError(`--output ${src.outputName}: a name needs --config (or give the numeric id)`, EXIT.USAGE);
+      const o = findOutput(config, src.outputName);
+      if (!o)
+        throw new CliError(
+          `--output ${src.outputName}: no output with that name or alias (${config.outputs.map((x) => x.displayName).join(', ')})`,
+          EXIT.USAGE,
+        );
+      outputId = o.id;
+    }
+    const offlineIds = new Set<number>();
+    if (src.listing.length || src.versions.length || src.multipart.length) {
+      await session.call('evidence.importFiles', { storeId, outputId, listing: src.listing, versions: src.versions, multipart: src.multipart }, work);
+      const d0 = await session.call('diagnose.run', { storeId, at: src.at, outputId });
+      for (const o of d0.outputs) if (o.indexEvidence.coverage !== 'none' && o.indexEvidence.coverage !== 'unusable') offlineIds.add(o.id);
+    }
+    if (src.live) {
+      if (!config) throw new CliError('--live needs --config: the key format decides which prefixes to list', EXIT.USAGE);
+      const ids = config.outputs.filter((o) => o.s3 && (outputId === undefined || o.id === outputId) && !offlineIds.has(o.id)).map((o) => o.id);
+      for (const id of ids)
+        await session.call('evidence.live', { storeId, outputId: id, connection: src.live, at: src.at, fullListing: src.fullListing || undefined }, work);
+    }
+    const diagnosis = await session.call('diagnose.run', { storeId, at: src.at, outputId });
+    const commands: CommandContext = {
+      store,
+      config: src.configPath ?? null,
+      evidenceArgs: evidenceArgs(src),
+      multipleOutputs: (config?.outputs.filter((o) => o.s3).length ?? diagnosis.outputs.length) > 1,
+    };
+    return { opened, config, outputId, diagnosis, sources: src, commands };
   } finally {
     clearProgress();
   }

@@ -10,16 +10,19 @@ import { registerRepair } from './commands/repair';
 import { registerReplay } from './commands/replay';
 import { registerServe } from './commands/serve';
 import { registerReport } from './commands/report';
+import { registerApply } from './commands/apply';
+import pkg from '../../package.json';
 
 export function buildProgram(): Command {
   const program = new Command('store-doctor')
     .description('Inspect, diagnose, repair and replay Fluent Bit S3 output buffers (store_dir).')
-    .version('0.1.0')
+    .version(pkg.version)
     .showHelpAfterError()
     .exitOverride();
   registerScan(program);
   registerDiagnose(program);
   registerRepair(program);
+  registerApply(program);
   registerReplay(program);
   registerReport(program);
   registerServe(program);

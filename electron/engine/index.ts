@@ -5,36 +5,33 @@
  * is the realpath-based confinement the doors apply to paths in requests.
  */
 import path from 'node:path';
-import type { Engine, EngineContext, EngineHandlers, RequestName } from '../../shared/contract';
+import type { Door, Engine, EngineContext, EngineHandlers, RequestName } from '../../shared/contract';
 import type { Progress } from '../../shared/model';
 import pkg from '../../package.json';
-import { defaultDeps, type EngineDeps } from './session/deps';
 import { EngineEvents } from './session/events';
 import { inspectHandlers } from './session/handlers-inspect';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
+import { PlanStore } from './session/plans';
 import { SessionRegistry } from './session/registry';
 import { TaskRegistry } from './session/tasks';
 
 export interface CreateEngineOptions {
   /** Which door serves this engine (reported by `app.info`); default `host`. */
-  door?: 'electron' | 'host';
+  door?: Door;
   /** Folder with `demo.json` (the built-in demo store); default `<project>/demo`. */
   demoDir?: string;
   /** Where the engine keeps its own small state (recent stores). None: nothing is remembered. */
   stateDir?: string;
   /** Watch opened folders for changes (default true). */
   watch?: boolean;
-  /** Replace engine functions (tests). */
-  deps?: Partial<EngineDeps>;
   /** Minimum time between two progress events of one task (default 100 ms; the last one always goes). */
   progressIntervalMs?: number;
 }
 
 export { dispatchRequest, checkConfinement } from './session/dispatch';
 export { toContractError, EngineError } from './session/errors';
-export type { EngineDeps } from './session/deps';
 
 function throttledProgress(intervalMs: number, send: (p: Progress) => void): (p: Progress) => void {
   let last = 0;
@@ -53,8 +50,8 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
   const tasks = new TaskRegistry();
   const registry = new SessionRegistry();
   const ctx: SessionContext = {
-    deps: { ...defaultDeps(), ...opts.deps },
     registry,
+    plans: new PlanStore(),
     events,
     recent: new RecentStores(opts.stateDir),
     door: opts.door ?? 'host',

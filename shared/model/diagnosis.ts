@@ -1,5 +1,6 @@
 /** Findings and per-output index diagnosis. Part of the domain model (see ../model.ts). */
 import type { CollisionAnalysis } from './keyformat';
+import type { RepairAction } from './repair';
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 
@@ -21,6 +22,8 @@ export const FINDING_CODES = [
   'ROOT_NOT_FOUND',
   'NO_EVIDENCE',
   'INDEX_BEYOND_EXACT_RANGE',
+  'NO_STORE',
+  'STORE_UNREADABLE',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -30,10 +33,42 @@ export interface Finding {
   summary: string;
   /** Facts that prove the finding, one per line (keys, indices, paths, times). */
   evidence: string[];
+  /** What to do, one line, in words every door can show (no command lines, no flags). */
   action: string;
+  /**
+   * The requests that do it, best first: the app shows each as a button, the CLI as a command
+   * line (`electron/cli/suggest.ts`). Empty when there is nothing to run.
+   */
+  next: NextStep[];
   outputId?: number | null;
   /** Structured details for the UI (keys at risk, time window, …). */
   data?: Record<string, unknown>;
+}
+
+/** A request a finding recommends, without the store id (the door adds it). */
+export type SuggestedRequest =
+  | {
+      name: 'repair.plan';
+      input: {
+        action: RepairAction;
+        outputId?: number;
+        method?: 'marker' | 'shadow';
+        includeActive?: boolean;
+        multipartDecision?: 'complete' | 'abort';
+        abortOrphans?: boolean;
+      };
+    }
+  /** List the bucket live (the app asks for the connection; the CLI adds `--live`). */
+  | { name: 'evidence.live'; input: { outputId: number; fullListing?: boolean } }
+  /** Import `aws s3api` JSON of this kind for this bucket. */
+  | { name: 'evidence.importOffline'; input: { outputId?: number; kind: 'listing' | 'versions' | 'multipart'; bucket: string } }
+  | { name: 'config.load'; input: Record<string, never> }
+  | { name: 'store.rescan'; input: Record<string, never> };
+
+export interface NextStep {
+  /** Button text, e.g. "Plan the index repair". */
+  label: string;
+  request: SuggestedRequest;
 }
 
 export interface IndexPoint {
@@ -52,13 +87,25 @@ export interface OutputDiagnosis {
   rootPath: string | null;
   persistedNextIndex: number | null;
   highestIndexInBucket: number | null;
-  safeNextIndex: number;
+  /**
+   * The next `$INDEX` that reuses no key the bucket holds — only when the bucket evidence covers
+   * every key the next uploads can produce (see `indexEvidence`); null when that is not known.
+   */
+  safeNextIndex: number | null;
+  /**
+   * What the local facts and the evidence at hand rule out: the next index is at least this (the
+   * bucket's highest + 1 when listed, the persisted value, multipart records). Never "safe" by itself.
+   */
+  lowerBoundNextIndex: number;
+  /** How far the bucket evidence goes for `safeNextIndex`, in one sentence for the operator. */
+  indexEvidence: IndexEvidence;
   /**
    * Set only when the bucket holds an `$INDEX` above 2^53 - 1: the exact decimal values. The
-   * numbers above are then rounded up (never below the exact value) and are not safe integers.
+   * numbers above are then rounded up (never below the exact value) and are not safe integers;
+   * `safeNextIndex` is then null (Store Doctor writes no such value).
    */
   highestIndexInBucketText?: string;
-  safeNextIndexText?: string;
+  lowerBoundNextIndexText?: string;
   timeline: IndexPoint[];
   /** Detected resets: where the index went down over time. */
   resets: { time: string; from: number; to: number }[];
@@ -66,9 +113,41 @@ export interface OutputDiagnosis {
   findings: Finding[];
 }
 
+/**
+ * Coverage of the bucket evidence for the `$INDEX` question. `complete`: every key the key format
+ * can reach was listed; `window`: a focused listing, complete for keys dated `from` on (what uploads
+ * after a restart at that time can produce); `incomplete`: listed, but cut (denied, cancelled, a
+ * missing page, a narrower prefix); `none`: no listing; `unusable`: keys cannot be matched (no key
+ * format, or the format has no `$INDEX`).
+ */
+export interface IndexEvidence {
+  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable';
+  /** `window`: the earliest key time the listing is complete for. */
+  from?: string;
+  text: string;
+}
+
+/** What a diagnosis looked at, so no view reads "nothing wrong" into what was not checked. */
+export interface DiagnosisChecks {
+  /** Was a store found at all (at least one bucket root)? */
+  store: boolean;
+  /** Config file(s) the outputs come from; null: no config (outputs inferred from seq_index files). */
+  config: string[] | null;
+  outputs: {
+    id: number;
+    displayName: string;
+    listing: IndexEvidence['coverage'];
+    /** Object versions listed (null: not listed, so overwritten versions are unknown). */
+    versions: boolean;
+    /** In-progress multipart uploads listed. */
+    multipart: boolean;
+  }[];
+}
+
 export interface Diagnosis {
   at: string;
   outputs: OutputDiagnosis[];
   /** Findings not tied to one output (damaged chunks, roots no output uses, …). */
   storeFindings: Finding[];
+  checks: DiagnosisChecks;
 }

@@ -1,4 +1,6 @@
 /** Plans and results of every write action (repair/, replay, multipart, versions). Part of the domain model (see ../model.ts). */
+import type { PlanDetails } from './plan-details';
+import type { RootReport, SeqIndexInfo, SequenceInfo, StreamInfo } from './store';
 
 export type RepairAction = 'repair-index' | 'protect-index' | 'restore-index' | 'undo' | 'replay' | 'multipart' | 'recover-versions';
 
@@ -23,8 +25,44 @@ export interface RepairPlan {
   warnings: string[];
   /** Reasons the plan cannot be applied (without --force where `forceable`). */
   refusals: { reason: string; forceable: boolean }[];
-  /** Data the apply step needs (opaque to UIs). */
-  details?: Record<string, unknown>;
+  /** Data the apply step needs (UIs show the steps, not this). */
+  details?: PlanDetails;
+  /** Set by the session that made the plan: `repair.apply` takes this id and applies exactly this plan. */
+  planId?: string;
+  /** The phrase the operator types to confirm (the bucket; `bucket/alias` when outputs share it). */
+  confirm?: string;
+  /** What the plan rests on; apply refuses when any of it changed since. */
+  basis?: PlanBasis;
+  /** The plan was made with force: forceable refusals are overridden when it is applied. */
+  forced?: boolean;
+}
+
+/**
+ * What a plan rests on, as fingerprints a later apply (in this session or from a saved plan file)
+ * recomputes: the scan of the plan's root, the config, the bucket evidence, and each local file it
+ * writes, moves or deletes.
+ */
+export interface PlanBasis {
+  /** sha256 of the scan of the plan's root (streams, chunks, seq_index files, sequence/). */
+  store: string;
+  /** sha256 of the Fluent Bit config's outputs; null: no config. */
+  config: string | null;
+  /** sha256 of the bucket evidence of the plan's output; null: none. */
+  evidence: string | null;
+  /** State of each local file or folder the plan changes: `sha256:<hex>`, `stat:<size>:<mtimeMs>:<ino>`, `dir`, `absent`. */
+  files: { path: string; state: string }[];
+}
+
+/** What an apply changed on disk, re-read once with the scanner's own parsers (so no door rescans the store). */
+export interface StoreUpdate {
+  rootPath: string;
+  /** The root's seq_index files now (when the action touched sequence/). */
+  seqIndex?: SeqIndexInfo[];
+  sequence?: SequenceInfo;
+  /** Streams whose chunks changed, as they are now (by name; a stream that is gone is absent from `removedStreams`). */
+  streams?: StreamInfo[];
+  removedStreams?: string[];
+  totals?: RootReport['totals'];
 }
 
 export interface RepairResult {
@@ -36,6 +74,8 @@ export interface RepairResult {
   undoId: string | null;
   verified: boolean;
   warnings: string[];
+  /** The parts of the store report this apply changed (the session merges them into its report). */
+  storeUpdate?: StoreUpdate[];
 }
 
 export interface ReplayItem {

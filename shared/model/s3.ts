@@ -40,6 +40,10 @@ export interface S3Evidence {
    * Absent for offline evidence (whatever the files hold).
    */
   coverage?: 'full' | 'focused';
+  /** Focused live listings: keys dated `since` or later were listed, for an assumed restart at `at`. */
+  focus?: { since: string; at: string };
+  /** Offline listings: the `Prefix` each listing document was made with (a narrower prefix misses keys). */
+  listedPrefixes?: string[];
 }
 
 export interface S3ConnectionOptions {

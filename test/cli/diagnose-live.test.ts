@@ -32,6 +32,7 @@ interface JsonFinding {
   summary: string;
   evidence: string[];
   action: string;
+  commands: string[];
   data?: Record<string, unknown>;
 }
 
@@ -82,7 +83,7 @@ describe.skipIf(!s3Enabled())('store-doctor diagnose --live', { timeout: 120_000
     expect(note.evidence[0]).toMatch(/^Listing mode: focused \(\d+ requests\)/);
     // recommended commands repeat the live evidence options
     const missing = o.findings.find((f: JsonFinding) => f.code === 'INDEX_FILE_MISSING');
-    expect(missing.action).toContain('--live');
+    expect(missing.commands.join('\n')).toContain('--live');
   });
 
   it('--full-listing lists every key and says so; same result', async () => {
@@ -92,7 +93,7 @@ describe.skipIf(!s3Enabled())('store-doctor diagnose --live', { timeout: 120_000
     expect(o).toMatchObject({ highestIndexInBucket: 11, safeNextIndex: 12 });
     const note = o.findings.find((f: JsonFinding) => f.code === 'NO_EVIDENCE');
     expect(note.evidence[0]).toMatch(/^Listing mode: full .*requested \(--full-listing\)/);
-    expect(o.findings.find((f: JsonFinding) => f.code === 'INDEX_FILE_MISSING').action).toContain('--full-listing');
+    expect(o.findings.find((f: JsonFinding) => f.code === 'INDEX_FILE_MISSING').commands.join('\n')).toContain('--full-listing');
   });
 
   it('--full-listing without --live is a usage error (exit 2)', async () => {

@@ -55,7 +55,7 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
       expect(Object.keys(x)).toEqual(expect.arrayContaining(['code', 'severity', 'summary', 'evidence', 'action']));
       expect(Array.isArray(x.evidence)).toBe(true);
     }
-    expect(o.findings.find((x: { code: string }) => x.code === 'INDEX_FILE_MISSING').action).toContain('store-doctor repair-index');
+    expect(o.findings.find((x: { code: string }) => x.code === 'INDEX_FILE_MISSING').commands.join('\n')).toContain('store-doctor repair-index');
   });
 
   it('crash-during-run after the crash: human output, exit 0 (nothing above warning)', async () => {

@@ -155,7 +155,10 @@ describe('Repair wizard and live watch', () => {
     steps: [{ kind: 'write-file', target: `${rootPath}/sequence/index_metadata/seq_index_0`, description: 'write the next index', before: '9', after: '17' }],
     warnings: [],
     refusals: [],
+    planId: 'plan-aaaaaaaaaaaaaaaaaaaaaaaa',
+    confirm: 'bucket-a',
   };
+  const undoPlanId = 'plan-bbbbbbbbbbbbbbbbbbbbbbbb';
   const result = {
     action: 'repair-index' as const,
     applied: true,
@@ -170,9 +173,9 @@ describe('Repair wizard and live watch', () => {
     client = makeClient({
       'repair.plan': ({ action }) =>
         action === 'undo'
-          ? { ...repairPlan, action: 'undo', summary: 'Put back 9', steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }] }
+          ? { ...repairPlan, action: 'undo', planId: undoPlanId, summary: 'Put back 9', steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }] }
           : repairPlan,
-      'repair.apply': ({ action }) => (action === 'undo' ? { ...result, action: 'undo', summary: 'restored 9', undoId: null } : result),
+      'repair.apply': ({ planId }) => (planId === undoPlanId ? { ...result, action: 'undo', summary: 'restored 9', undoId: null } : result),
     });
     setClient(client);
     await openStore();
@@ -191,29 +194,27 @@ describe('Repair wizard and live watch', () => {
     fireEvent.click(apply);
     const res = await screen.findByTestId('apply-result');
     expect(res.textContent).toContain('Applied — verified');
-    expect(client.calls.find((c) => c.name === 'repair.apply')!.input).toMatchObject({
-      storeId: 'st-1',
-      action: 'repair-index',
-      outputId: 0,
-      confirm: 'bucket-a',
-    });
-    await waitFor(() => expect(client.calls.some((c) => c.name === 'store.rescan')).toBe(true));
+    // the reviewed plan is the applied plan: apply names its id, nothing else
+    expect(client.calls.find((c) => c.name === 'repair.apply')!.input).toEqual({ storeId: 'st-1', planId: repairPlan.planId, confirm: 'bucket-a' });
+    expect(client.calls.find((c) => c.name === 'repair.plan')!.input).toMatchObject({ storeId: 'st-1', action: 'repair-index', outputId: 0 });
+    // what the write changed comes back with the result: the store is not rescanned, the diagnosis is run again
+    await waitFor(() => expect(client.calls.filter((c) => c.name === 'diagnose.run').length).toBeGreaterThan(1));
+    expect(client.calls.some((c) => c.name === 'store.rescan')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Undo this change…' }));
     await screen.findByText('Plan: Put back 9');
     fireEvent.change(screen.getByLabelText('Bucket name to confirm'), { target: { value: 'bucket-a' } });
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(screen.getByTestId('apply-result').textContent).toContain('restored 9'));
-    expect(client.calls.filter((c) => c.name === 'repair.apply').map((c) => (c.input as { action: string }).action)).toEqual(['repair-index', 'undo']);
+    expect(client.calls.filter((c) => c.name === 'repair.apply').map((c) => (c.input as { planId: string }).planId)).toEqual([repairPlan.planId, undoPlanId]);
   });
 
   it('a store.changed event shows the banner, blocks apply, and rescan clears it', async () => {
     client = makeClient({ 'repair.plan': () => repairPlan, 'repair.apply': () => result });
     setClient(client);
     await openStore();
-    act(() => client.emit('store.changed', { storeId: 'st-1', paths: ['2026-11-10T08:00:00/new.flb'], at: '2026-11-29T12:00:00Z', fluentBitRunning: true }));
+    act(() => client.emit('store.changed', { storeId: 'st-1', paths: ['2026-11-10T08:00:00/new.flb'], at: '2026-11-29T12:00:00Z' }));
     const banner = await screen.findByTestId('live-banner');
     expect(banner.textContent).toContain('The store changed on disk — writes are blocked; rescan');
-    expect(banner.textContent).toContain('Fluent Bit looks like it is running');
     expect(banner.textContent).toContain('new.flb');
     act(() => useSession.getState().setView('repair'));
     fireEvent.click(await screen.findByRole('button', { name: 'Plan (dry run)' }));

@@ -1,13 +1,16 @@
 /**
- * `store-doctor diagnose <store> --config <conf> [evidence]`: per S3 output the index summary
- * and findings by severity with the action to take. Exit 0 (nothing above warning), 4 (a
- * critical or error finding), 2 (bad usage or input).
+ * `store-doctor diagnose <store> --config <conf> [evidence]`: per S3 output the index summary and
+ * findings by severity, each with what to do and the command line that does it, and what was and
+ * was not checked. Exit 0 (nothing above warning), 4 (a critical or error finding), 2 (bad usage
+ * or input).
  */
 import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
+import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
 import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
-import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
 import { EXIT, printJson } from '../output';
+import { withSession } from '../session';
 
 interface DiagnoseCliOptions extends EvidenceCliOptions {
   json?: boolean;
@@ -15,10 +18,16 @@ interface DiagnoseCliOptions extends EvidenceCliOptions {
 
 const MARK: Record<Finding['severity'], string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
 
-function printFinding(f: Finding, indent: string): string[] {
+/** The command lines of a finding's next steps. */
+export function findingCommands(f: Finding, ctx: CommandContext): string[] {
+  return f.next.flatMap((s) => stepCommands(s, ctx));
+}
+
+function printFinding(f: Finding, indent: string, ctx: CommandContext): string[] {
   const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${f.summary}`];
   for (const e of f.evidence) lines.push(`${indent}    ${e}`);
   lines.push(`${indent}  → ${f.action}`);
+  for (const c of findingCommands(f, ctx)) lines.push(`${indent}      ${c}`);
   return lines;
 }
 
@@ -31,47 +40,83 @@ function severityCounts(d: Diagnosis): string {
     .join(', ');
 }
 
-/** Human diagnosis; the first line is the verdict. `configPath`: the --config given, if any. */
-export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
+const LISTING: Record<string, string> = {
+  complete: 'complete listing',
+  window: 'focused listing (complete for the restart window)',
+  incomplete: 'INCOMPLETE listing',
+  none: 'no listing',
+  unusable: 'not matchable',
+};
+
+/** What the diagnosis looked at and what it did not: never read silence as "fine". */
+function checkedLines(d: Diagnosis): string[] {
+  const c = d.checks;
+  const lines = [
+    `Checked: store ${c.store ? 'found' : 'NOT found'}; config ${c.config ? c.config.join(', ') : 'not given (outputs inferred from seq_index files)'}`,
+  ];
+  for (const o of c.outputs) {
+    lines.push(
+      `  ${o.displayName}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
+    );
+  }
+  return lines;
+}
+
+/** Human diagnosis; the first line is the verdict. */
+export function formatDiagnosis(d: Diagnosis, ctx: CommandContext): string {
   const worst = worstSeverity(d);
   const act = worst === 'critical' || worst === 'error';
   const counts = severityCounts(d);
   const lines: string[] = [
     `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${d.at})`,
+    ...checkedLines(d),
   ];
-  if (!d.outputs.length) {
+  if (!d.outputs.length && d.checks.store) {
     lines.push(
       '',
-      configPath
-        ? `No S3 output to diagnose: ${configPath} has no S3 output with a bucket.`
+      ctx.config
+        ? `No S3 output to diagnose: ${ctx.config} has no S3 output with a bucket.`
         : 'No S3 output to diagnose (give --config, or the store has no seq_index file).',
     );
   }
-  for (const o of d.outputs) lines.push('', ...formatOutput(o));
+  for (const o of d.outputs) lines.push('', ...formatOutput(o, ctx));
   if (d.storeFindings.length) {
     lines.push('', 'Store');
-    for (const f of d.storeFindings) lines.push(...printFinding(f, '  '));
+    for (const f of d.storeFindings) lines.push(...printFinding(f, '  ', ctx));
   }
-  lines.push('', act ? `Result: ${worst} findings — act before restarting Fluent Bit.` : `Result: ${worst ? `nothing above ${worst}` : 'no findings'}.`);
+  lines.push(
+    '',
+    act
+      ? `Result: ${worst} findings — act before restarting Fluent Bit.`
+      : `Result: ${worst ? `nothing above ${worst}` : 'no findings'} (in what was checked, above).`,
+  );
   return lines.join('\n');
 }
 
-function formatOutput(o: OutputDiagnosis): string[] {
+function formatOutput(o: OutputDiagnosis, ctx: CommandContext): string[] {
+  const safe = o.safeNextIndex !== null ? String(o.safeNextIndex) : `unknown (at least ${o.lowerBoundNextIndexText ?? o.lowerBoundNextIndex})`;
   const lines = [
     `${o.displayName} (id ${o.id}) → bucket ${o.bucket}`,
     `  key format      ${o.keyFormat || '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
     `  root            ${o.rootPath ?? '(not in the store)'}`,
-    `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${o.safeNextIndex}`,
+    `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
+    `  evidence        ${o.indexEvidence.text}`,
   ];
   if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${r.time}`).join(', ')}`);
   if (!o.findings.length) lines.push('  no findings');
-  for (const f of o.findings) lines.push(...printFinding(f, '  '));
+  for (const f of o.findings) lines.push(...printFinding(f, '  ', ctx));
   return lines;
 }
 
-export function diagnosisJson(d: Diagnosis, configWarnings: FluentBitConfig['warnings'] = []) {
+function findingJson(f: Finding, ctx: CommandContext) {
+  const { code, severity, summary, evidence, action, next, data } = f;
+  return { code, severity, summary, evidence, action, next, commands: findingCommands(f, ctx), ...(data ? { data } : {}) };
+}
+
+export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings: FluentBitConfig['warnings'] = []) {
   return {
     at: d.at,
+    checks: d.checks,
     configWarnings,
     outputs: d.outputs.map((o) => ({
       id: o.id,
@@ -82,19 +127,16 @@ export function diagnosisJson(d: Diagnosis, configWarnings: FluentBitConfig['war
       persistedNextIndex: o.persistedNextIndex,
       highestIndexInBucket: o.highestIndexInBucket,
       safeNextIndex: o.safeNextIndex,
+      lowerBoundNextIndex: o.lowerBoundNextIndex,
+      indexEvidence: o.indexEvidence,
+      ...(o.highestIndexInBucketText ? { highestIndexInBucketText: o.highestIndexInBucketText } : {}),
+      ...(o.lowerBoundNextIndexText ? { lowerBoundNextIndexText: o.lowerBoundNextIndexText } : {}),
       collision: o.collision,
       resets: o.resets,
       timeline: o.timeline,
-      findings: o.findings.map(({ code, severity, summary, evidence, action, data }) => ({
-        code,
-        severity,
-        summary,
-        evidence,
-        action,
-        ...(data ? { data } : {}),
-      })),
+      findings: o.findings.map((f) => findingJson(f, ctx)),
     })),
-    storeFindings: d.storeFindings.map(({ code, severity, summary, evidence, action }) => ({ code, severity, summary, evidence, action })),
+    storeFindings: d.storeFindings.map((f) => findingJson(f, ctx)),
   };
 }
 
@@ -104,16 +146,17 @@ export function registerDiagnose(program: Command): void {
     .description('Compare the persisted $INDEX with the bucket and report resets, overwrite risk, backlog, multipart state.')
     .argument('<store>', 'store_dir, one bucket root, or a .tar/.tar.gz snapshot of either');
   addEvidenceOptions(cmd)
-    .option('--json', 'print JSON: { outputs: [ { id, bucket, keyFormat, persistedNextIndex, highestIndexInBucket, safeNextIndex, findings } ] }')
-    .action(async (store: string, opts: DiagnoseCliOptions) => {
-      const run = await runDiagnosisFromCli(store, opts);
-      const { diagnosis, config } = run;
-      if (opts.json) printJson(diagnosisJson(diagnosis, config?.warnings ?? []));
-      else {
-        for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
-        process.stdout.write(formatDiagnosis(diagnosis, opts.config) + '\n');
-      }
-      const worst = worstSeverity(diagnosis);
-      process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
-    });
+    .option('--json', 'print JSON: { checks, outputs: [ { id, bucket, keyFormat, persistedNextIndex, highestIndexInBucket, safeNextIndex, findings } ] }')
+    .action(async (store: string, opts: DiagnoseCliOptions) =>
+      withSession(async (session) => {
+        const { diagnosis, config, commands } = await openDiagnosed(session, store, opts);
+        if (opts.json) printJson(diagnosisJson(diagnosis, commands, config?.warnings ?? []));
+        else {
+          for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
+          process.stdout.write(formatDiagnosis(diagnosis, commands) + '\n');
+        }
+        const worst = worstSeverity(diagnosis);
+        process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
+      }),
+    );
 }

@@ -1,31 +1,32 @@
 /**
- * What every repair command shares: diagnose the store with the evidence options, plan the
- * action, print the plan (dry run by default), apply only with --apply, print the result, and
- * map refusals to exit 5. Human output by default, --json for scripts.
+ * What every repair command shares, through the engine session like the app: open and diagnose
+ * with the evidence options, `repair.plan`, print the plan (dry run by default), `repair.apply`
+ * of exactly that plan with --apply, print the result; `--plan-out` saves the reviewed plan for
+ * `store-doctor apply`. Refusals exit 5. Human output by default, --json for scripts.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { RepairAction, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
-import { DiagnoseInputError } from '../../engine/diagnose';
-import { createS3Client, OfflineEvidenceError } from '../../engine/s3';
-import { ConfigError } from '../../engine/fluentbit';
-import { applyPlan, planAction, pickTarget, RefusedError, ActionInputError, type ActionOptions, type DiagnosisContext } from '../../engine/repair';
-import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import type { RepairPlanRequest } from '../../../shared/contract';
+import type { RepairAction, RepairPlan, RepairResult, ReplayItem, S3ConnectionOptions } from '../../../shared/model';
+import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions, type EvidenceSources } from '../evidence-options';
 import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+import { withSession, type CliSession } from '../session';
+import { writePlanFile } from './plan-file';
 
 export interface RepairCliOptions extends EvidenceCliOptions {
   apply?: boolean;
   json?: boolean;
   force?: boolean;
+  planOut?: string;
 }
 
-/** --apply, --json, --force, and (unless `noEvidence`) the diagnose evidence options. */
+/** --apply, --json, --force, --plan-out and (unless `noEvidence`) the diagnose evidence options. */
 export function addRepairOptions(cmd: Command, noEvidence = false): Command {
   if (!noEvidence) addEvidenceOptions(cmd);
   return cmd
     .option('--apply', 'do it (default: print the plan only)')
+    .option('--plan-out <file>', 'save the plan to this file, to apply it later with `store-doctor apply <file>`')
     .option('--json', 'machine-readable output')
-    .option('--force', 'override the running-Fluent-Bit check and the never-below-safe rule (loudly)');
+    .option('--force', 'override the forceable refusals (a process using the store, a value below the safe index), loudly');
 }
 
 export function parseIntOption(name: string, v: string | undefined): number | undefined {
@@ -34,12 +35,12 @@ export function parseIntOption(name: string, v: string | undefined): number | un
   return Number(v);
 }
 
-function blocking(plan: RepairPlan, force?: boolean) {
-  return plan.refusals.filter((r) => !r.forceable || !force);
+function blocking(plan: RepairPlan) {
+  return plan.refusals.filter((r) => !r.forceable || !plan.forced);
 }
 
-export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, force?: boolean): string {
-  const b = blocking(plan, force);
+export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }): string {
+  const b = blocking(plan);
   // what stops the plan comes first: the operator must not read a plan as if it will run
   const lines: string[] = [
     ...b.map((r) => `${plan.action} REFUSED: ${r.reason}${r.forceable ? ' (--force overrides)' : ''}`),
@@ -62,7 +63,10 @@ export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }, fo
   if (skipped.length) lines.push('Skipped:', ...skipped.map((i) => `  - ${i.chunkPath}: ${i.message}`));
   if (plan.warnings.length) lines.push('Warnings:', ...plan.warnings.map((w) => `  ! ${w}`));
   if (plan.refusals.length)
-    lines.push('Refused:', ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (force ? ' (overridden by --force)' : ' (--force overrides)') : ''}`));
+    lines.push(
+      'Refused:',
+      ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (plan.forced ? ' (overridden by --force)' : ' (--force overrides)') : ''}`),
+    );
   if (b.length) lines.push('Nothing can be applied until the refusals above are resolved.');
   return lines.join('\n') + '\n';
 }
@@ -76,92 +80,95 @@ export function formatResult(r: RepairResult & { items?: ReplayItem[] }): string
 }
 
 /** The last line of a dry run: what to run next, only when it can work as printed. */
-export function dryRunFooter(plan: RepairPlan, run: Pick<ActionRun, 'client' | 'opts'>): string {
+export function dryRunFooter(plan: RepairPlan, needsLiveToApply: boolean, live: boolean, planOut?: string): string {
   const head = 'Dry run: nothing was changed.';
-  if (blocking(plan, run.opts.force).length) return `${head} Resolve the refusals above first.\n`;
+  if (blocking(plan).length) return `${head} Resolve the refusals above first.\n`;
   if (!plan.steps.length) return `${head} Nothing to apply.\n`;
-  if (run.client === 'apply' && !run.opts.live)
-    return `${head} Run again with --apply --live to do it (the upload needs the bucket; add --endpoint/--profile as needed).\n`;
-  return `${head} Run again with --apply to do it.\n`;
+  const saved = planOut ? ` The plan is saved in ${planOut}: \`store-doctor apply ${planOut}\` applies exactly it (refused if anything changed).` : '';
+  if (needsLiveToApply && !live)
+    return `${head} Run again with --apply --live to do it (the upload needs the bucket; add --endpoint/--profile as needed).${saved}\n`;
+  return `${head} Run again with --apply to do it.${saved}\n`;
 }
 
 export interface ActionRun {
   action: RepairAction;
   store: string;
   opts: RepairCliOptions;
-  actionOptions?: ActionOptions;
-  /** Needs a live S3 client to plan (multipart, recover-versions) or to apply (replay). */
-  client?: 'plan' | 'apply' | null;
-  concurrency?: number;
+  /** Action-specific fields of the plan request (value, method, includeActive, …). */
+  request?: Partial<RepairPlanRequest>;
+  /** The bucket is needed to plan (multipart, recover-versions) or to apply (replay). */
+  live?: 'plan' | 'apply' | null;
+}
+
+const progress = (p: { task: string; done: number; total: number | null; current?: string }) =>
+  progressLine(`${p.task} ${p.done}/${p.total ?? '?'} ${p.current ?? ''}`);
+
+/** Apply a plan the session holds, print the result; exit 1 when a step failed or the result is not verified. */
+export async function applyAndReport(
+  session: CliSession,
+  storeId: string,
+  plan: RepairPlan,
+  opts: { json?: boolean },
+  signal: AbortSignal,
+): Promise<RepairResult> {
+  const result = await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' }, { signal, onProgress: progress });
+  clearProgress();
+  if (opts.json) printJson({ dryRun: false, plan, result });
+  // A plan with nothing to do already said so; don't repeat the same line as its result.
+  else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) process.stdout.write(formatResult(result));
+  if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
+  return result;
+}
+
+function connectionOf(src: EvidenceSources): S3ConnectionOptions | undefined {
+  return src.live ?? undefined;
 }
 
 export async function runRepairAction(run: ActionRun): Promise<void> {
   const { opts } = run;
   const ac = cancelOnSigint();
   if (opts.force)
-    process.stderr.write('WARNING: --force given: refusals that protect your data (Fluent Bit running, index below the safe value) are overridden.\n');
-  let ctx: DiagnosisContext;
-  let client = null;
+    process.stderr.write(
+      'WARNING: --force given: forceable refusals that protect your data (a process using the store, an index below the safe value) are overridden.\n',
+    );
   let plan: RepairPlan | null = null;
-  try {
-    if (run.action === 'undo') {
-      // a path that is not there is unreadable input (exit 2), as for every other command
-      if (!existsSync(run.store)) throw new CliError(`${run.store}: no such file or directory`, EXIT.USAGE);
-      ctx = { storePath: run.store, report: null as never, config: null, evidence: new Map(), diagnosis: null as never };
-    } else {
-      const ev = readEvidenceOptions(opts);
-      const d = await runDiagnosisFromCli(run.store, opts, ac.signal);
-      ctx = { storePath: run.store, ...d };
-      const wantClient = run.client === 'plan' || (run.client === 'apply' && opts.apply);
-      if (wantClient) {
-        if (!opts.live)
-          throw new CliError(
-            `${run.action}${run.client === 'apply' ? ' --apply' : ''} needs the bucket: add --live (and --endpoint/--profile as needed)`,
-            EXIT.USAGE,
-          );
-        const t = pickTarget(ctx, { outputId: ev.outputId }, run.action !== 'multipart' && run.action !== 'recover-versions');
-        client = createS3Client({
-          profile: opts.profile ?? t.s3?.profile ?? undefined,
-          region: opts.region ?? t.s3?.region,
-          endpoint: opts.endpoint ?? t.s3?.endpoint ?? undefined,
-          pathStyle: opts.pathStyle ?? true,
-        });
+  await withSession(async (session) => {
+    try {
+      const d = await openDiagnosed(session, run.store, run.action === 'undo' ? {} : opts, ac.signal);
+      const storeId = d.opened.storeId;
+      const needLive = run.live === 'plan' || (run.live === 'apply' && opts.apply);
+      if (needLive && !d.sources.live)
+        throw new CliError(
+          `${run.action}${run.live === 'apply' ? ' --apply' : ''} needs the bucket: add --live (and --endpoint/--profile as needed)`,
+          EXIT.USAGE,
+        );
+      const request: RepairPlanRequest = {
+        action: run.action,
+        ...(d.outputId !== undefined ? { outputId: d.outputId } : {}),
+        ...run.request,
+        ...(opts.force ? { force: true } : {}),
+        ...(connectionOf(d.sources) ? { connection: connectionOf(d.sources) } : {}),
+        at: d.diagnosis.at,
+      };
+      plan = await session.call('repair.plan', { storeId, ...request }, { signal: ac.signal, onProgress: progress });
+      clearProgress();
+      if (opts.planOut) await writePlanFile(opts.planOut, { store: run.store, sources: d.sources, request, plan });
+      if (!opts.apply) {
+        if (opts.json) printJson({ dryRun: true, plan });
+        else process.stdout.write(formatPlan(plan) + dryRunFooter(plan, run.live === 'apply', !!d.sources.live, opts.planOut));
+        if (blocking(plan).length) process.exitCode = EXIT.REFUSED;
+        return;
       }
-      run.actionOptions = { ...run.actionOptions, outputId: ev.outputId ?? run.actionOptions?.outputId };
+      if (!opts.json) process.stdout.write(formatPlan(plan));
+      await applyAndReport(session, storeId, plan, opts, ac.signal);
+    } catch (err) {
+      clearProgress();
+      // --json: scripts always get one JSON document on stdout, also when refused or failed.
+      if (opts.json) {
+        const exitCode = err instanceof CliError ? err.exitCode : EXIT.FAILED;
+        printJson({ dryRun: !opts.apply, ...(plan ? { plan } : {}), error: { exitCode, message: (err as Error)?.message ?? String(err) } });
+      }
+      throw err;
     }
-    plan = await planAction(run.action, ctx, { ...run.actionOptions, force: opts.force, client, signal: ac.signal });
-    if (!opts.apply) {
-      if (opts.json) printJson({ dryRun: true, plan });
-      else process.stdout.write(formatPlan(plan, opts.force) + dryRunFooter(plan, run));
-      if (blocking(plan, opts.force).length) process.exitCode = EXIT.REFUSED;
-      return;
-    }
-    if (!opts.json) process.stdout.write(formatPlan(plan, opts.force));
-    const result = await applyPlan(plan, {
-      force: opts.force,
-      client,
-      concurrency: run.concurrency,
-      signal: ac.signal,
-      onProgress: (p) => progressLine(`${p.task} ${p.done}/${p.total ?? '?'} ${p.current ?? ''}`),
-    });
-    clearProgress();
-    if (opts.json) printJson({ dryRun: false, plan, result });
-    // A plan with nothing to do already said so; don't repeat the same line as its result.
-    else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) process.stdout.write(formatResult(result));
-    if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
-  } catch (err) {
-    clearProgress();
-    let out: unknown = err;
-    if (err instanceof RefusedError) out = new CliError(err.message, EXIT.REFUSED);
-    else if (err instanceof DiagnoseInputError || err instanceof ActionInputError || err instanceof ConfigError || err instanceof OfflineEvidenceError)
-      out = new CliError(err.message, EXIT.USAGE);
-    // --json: scripts always get one JSON document on stdout, also when refused or failed.
-    if (opts.json) {
-      const exitCode = out instanceof CliError ? out.exitCode : EXIT.FAILED;
-      printJson({ dryRun: !opts.apply, ...(plan ? { plan } : {}), error: { exitCode, message: (out as Error)?.message ?? String(out) } });
-    }
-    throw out;
-  } finally {
-    client?.destroy();
-  }
+  });
 }

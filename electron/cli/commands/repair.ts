@@ -5,7 +5,11 @@
  */
 import { Option, type Command } from 'commander';
 import { addRepairOptions, parseIntOption, runRepairAction, type RepairCliOptions } from './repair-common';
+import * as path from 'node:path';
 import { CliError, EXIT } from '../output';
+
+/** The shadow folder as an absolute path (the session takes it from the command line only). */
+const shadow = (dir: string | undefined) => (dir === undefined ? undefined : path.resolve(dir));
 
 export function registerRepair(program: Command): void {
   addRepairOptions(
@@ -14,17 +18,18 @@ export function registerRepair(program: Command): void {
       .description('set seq_index_<id> to the safe next $INDEX (from the bucket evidence), atomically, with undo')
       .option('--value <N>', 'use this next index instead (never below the safe value without --force)'),
   ).action(async (store: string, opts: RepairCliOptions & { value?: string }) => {
-    await runRepairAction({ action: 'repair-index', store, opts, actionOptions: { value: parseIntOption('--value', opts.value) } });
+    const value = parseIntOption('--value', opts.value);
+    await runRepairAction({ action: 'repair-index', store, opts, request: value !== undefined ? { value } : {} });
   });
 
   addRepairOptions(
     program
       .command('protect-index <store>')
       .description('protect the index from the next graceful stop: a marker chunk in sequence/, or a shadow copy outside store_dir')
-      .addOption(new Option('--method <method>', 'marker | shadow').choices(['marker', 'shadow']).default('shadow'))
+      .addOption(new Option('--method <method>', 'marker | shadow (default: a marker where it is safe, else a shadow copy)').choices(['marker', 'shadow']))
       .option('--shadow-dir <dir>', 'shadow folder (default ~/.local/state/store-doctor/shadow/<hash of root>/)'),
-  ).action(async (store: string, opts: RepairCliOptions & { method: 'marker' | 'shadow'; shadowDir?: string }) => {
-    await runRepairAction({ action: 'protect-index', store, opts, actionOptions: { method: opts.method, shadowDir: opts.shadowDir } });
+  ).action(async (store: string, opts: RepairCliOptions & { method?: 'marker' | 'shadow'; shadowDir?: string }) => {
+    await runRepairAction({ action: 'protect-index', store, opts, request: { method: opts.method, shadowDir: shadow(opts.shadowDir) } });
   });
 
   addRepairOptions(
@@ -33,7 +38,7 @@ export function registerRepair(program: Command): void {
       .description('before Fluent Bit starts (ExecStartPre, init container): put back the highest of shadow copy, disk and bucket evidence')
       .option('--shadow-dir <dir>', 'shadow folder (default ~/.local/state/store-doctor/shadow/<hash of root>/)'),
   ).action(async (store: string, opts: RepairCliOptions & { shadowDir?: string }) => {
-    await runRepairAction({ action: 'restore-index', store, opts, actionOptions: { shadowDir: opts.shadowDir } });
+    await runRepairAction({ action: 'restore-index', store, opts, request: { shadowDir: shadow(opts.shadowDir) } });
   });
 
   addRepairOptions(
@@ -57,8 +62,8 @@ export function registerRepair(program: Command): void {
       action: 'multipart',
       store,
       opts,
-      client: 'plan',
-      actionOptions: { decision: opts.complete ? 'complete' : opts.abort ? 'abort' : 'auto', abortOrphans: opts.abortOrphans, prefix: opts.prefix },
+      live: 'plan',
+      request: { multipartDecision: opts.complete ? 'complete' : opts.abort ? 'abort' : undefined, abortOrphans: opts.abortOrphans, prefix: opts.prefix },
     });
   });
 
@@ -73,8 +78,8 @@ export function registerRepair(program: Command): void {
       action: 'recover-versions',
       store,
       opts,
-      client: 'plan',
-      actionOptions: { prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix },
+      live: 'plan',
+      request: { prefix: opts.prefix, recoveryPrefix: opts.recoveryPrefix },
     });
   });
 }

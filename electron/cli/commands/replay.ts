@@ -24,20 +24,20 @@ export function registerReplay(program: Command): void {
       .addOption(new Option('--compression <c>', "override the output's compression").choices(['none', 'gzip']))
       .option('--concurrency <n>', 'parallel uploads (default 4)'),
   ).action(async (store: string, opts: ReplayCliOptions) => {
-    let time: Date | undefined;
+    let time: string | undefined;
     if (opts.time !== undefined) {
-      time = new Date(opts.time);
-      if (Number.isNaN(time.getTime())) throw new CliError(`--time ${opts.time}: not an ISO time`, EXIT.USAGE);
+      const t = new Date(opts.time);
+      if (Number.isNaN(t.getTime())) throw new CliError(`--time ${opts.time}: not an ISO time`, EXIT.USAGE);
+      time = t.toISOString();
     }
     const concurrency = parseIntOption('--concurrency', opts.concurrency);
-    if (concurrency === 0) throw new CliError('--concurrency must be at least 1', EXIT.USAGE);
+    if (concurrency === 0 || (concurrency ?? 1) > 64) throw new CliError('--concurrency must be 1 to 64', EXIT.USAGE);
     await runRepairAction({
       action: 'replay',
       store,
       opts,
-      client: 'apply',
-      concurrency,
-      actionOptions: { includeActive: opts.includeActive, time, compression: opts.compression },
+      live: 'apply',
+      request: { includeActive: opts.includeActive, time, compression: opts.compression as 'none' | 'gzip' | undefined, concurrency },
     });
   });
 }

@@ -6,11 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import pkg from '../../../package.json';
 import { isInside, realPathOf } from '../../engine/session/confine';
-import { exportJson, exportMarkdown } from '../../engine/session/export';
-import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import { addEvidenceOptions, openDiagnosed, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
 import { CliError, EXIT } from '../output';
+import { withSession } from '../session';
 
 interface ReportCliOptions extends EvidenceCliOptions {
   format?: string;
@@ -41,10 +40,10 @@ export function registerReport(program: Command): void {
       if (format !== 'json' && format !== 'markdown') throw new CliError(`--format ${format}: use json or markdown`, EXIT.USAGE);
       readEvidenceOptions(opts); // validate the flags before touching --out
       const out = opts.out !== undefined ? checkOut(opts.out, store) : null;
-      const run = await runDiagnosisFromCli(store, opts);
-      const firstEvidence = [...run.evidence.values()][0] ?? null;
-      const input = { report: run.report, diagnosis: run.diagnosis, config: run.config, evidence: firstEvidence, version: pkg.version };
-      const doc = format === 'json' ? exportJson(input) : exportMarkdown(input);
+      const doc = await withSession(async (session) => {
+        const d = await openDiagnosed(session, store, opts);
+        return session.call('report.export', { storeId: d.opened.storeId, format });
+      });
       if (out) {
         try {
           fs.writeFileSync(out, doc.text);

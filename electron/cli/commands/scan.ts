@@ -6,9 +6,9 @@
 import type { Command } from 'commander';
 import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
-import { scanStore, StoreError } from '../../engine/store';
 import { formatBytes } from '../../../shared/format';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJsonStream, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, EXIT, printJsonStream, progressLine } from '../output';
+import { withSession } from '../session';
 
 function timeRange(chunks: ChunkInfo[]): string {
   const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);
@@ -101,14 +101,14 @@ export function registerScan(program: Command): void {
       const ac = cancelOnSigint();
       let report: StoreReport;
       try {
-        report = await scanStore(p, {
-          records: opts.records !== false,
-          signal: ac.signal,
-          onProgress: (pr) => progressLine(`scanning ${pr.done}/${pr.total ?? '?'} files, ${formatBytes(pr.bytes ?? 0)}`),
+        report = await withSession(async (session) => {
+          const opened = await session.call(
+            'store.open',
+            { path: p, records: opts.records !== false },
+            { signal: ac.signal, onProgress: (pr) => progressLine(`scanning ${pr.done}/${pr.total ?? '?'} files, ${formatBytes(pr.bytes ?? 0)}`) },
+          );
+          return opened.report;
         });
-      } catch (err) {
-        if (err instanceof StoreError) throw new CliError(err.message, EXIT.USAGE);
-        throw err;
       } finally {
         clearProgress();
       }

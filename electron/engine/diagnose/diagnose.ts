@@ -1,15 +1,28 @@
 /**
  * `diagnose()`: scan report + config + bucket evidence (+ assumed restart time) → per S3 output
- * the persisted and safe `$INDEX`, a timeline, resets, collision analysis and findings. Pure.
+ * the persisted `$INDEX`, the lower bound and — only where the evidence covers it — the safe next
+ * index, a timeline, resets, collision analysis and findings, plus what was and was not checked.
+ * Pure: findings name their next steps as requests, never as one door's command lines.
  */
-import type { Diagnosis, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, Severity, StoreReport } from '../../../shared/model';
+import type {
+  Diagnosis,
+  DiagnosisChecks,
+  FluentBitConfig,
+  Finding,
+  OutputDiagnosis,
+  RootReport,
+  S3Evidence,
+  Severity,
+  StoreReport,
+} from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
 import { analyzeBucket } from './bucket';
+import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding, type IndexContext } from './findings-index';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
+import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
 import { selectTargets, targetsFromConfig, inferTargets, type Target } from './targets';
-import { command, type CommandContext } from './text';
 
 export interface DiagnoseInput {
   report: StoreReport;
@@ -18,8 +31,6 @@ export interface DiagnoseInput {
   /** Assumed restart time (default: now, or the newest object time when that is later). */
   at?: Date;
   outputId?: number;
-  /** How recommended commands should name the store, config and evidence. */
-  commands?: Partial<CommandContext>;
 }
 
 export const SEVERITY_ORDER: Severity[] = ['critical', 'error', 'warning', 'info'];
@@ -48,65 +59,56 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const at = input.at ?? defaultAt(evidence);
   const allTargets = config ? targetsFromConfig(report, config) : inferTargets(report);
   const targets = selectTargets(report, config, input.outputId);
-  const cmd: CommandContext = {
-    store: input.commands?.store ?? report.source.path,
-    config: input.commands?.config ?? config?.files[0] ?? null,
-    evidenceArgs: input.commands?.evidenceArgs,
-    multipleOutputs: input.commands?.multipleOutputs ?? allTargets.length > 1,
-  };
   const rootDone = new Set<RootReport>();
   const outputs: OutputDiagnosis[] = [];
   const storeFindings: Finding[] = [];
 
-  // first every output's bucket and safe index: OUTPUT_ID_MISMATCH names the value of another output
+  // first every output's bucket and index: OUTPUT_ID_MISMATCH names the value of another output
   const buckets = new Map(targets.map((t) => [t.id, analyzeBucket(t.keyFormat, t.tagDelimiters, evidence.get(t.id) ?? null)]));
+  const covers = new Map(targets.map((t) => [t.id, indexEvidenceOf(t, evidence.get(t.id) ?? null)]));
   const seqOf = (t: Target) => t.root?.seqIndex.find((s) => s.outputId === t.id) ?? null;
   const persistedOf = (t: Target) => {
     const seq = seqOf(t);
     return seq && seq.value !== null && Number.isSafeInteger(seq.value) ? seq.value : null;
   };
-  const safe = new Map(targets.map((t) => [t.id, safeIndexOf(t, buckets.get(t.id)!, persistedOf(t), seqOf(t), allTargets, config)]));
-  const safeForMismatch = new Map(
-    targets.map((t) => [
-      t.id,
-      { ...safe.get(t.id)!, incomplete: !!buckets.get(t.id)!.evidence && !buckets.get(t.id)!.evidence!.complete, noEvidence: !buckets.get(t.id)!.evidence },
-    ]),
+  const bounds = new Map(targets.map((t) => [t.id, safeIndexOf(t, buckets.get(t.id)!, persistedOf(t), seqOf(t), allTargets, config)]));
+  const safeOf = (t: Target): number | null => {
+    const b = bounds.get(t.id)!;
+    return coversIndex(covers.get(t.id)!) && b.lowerBoundText === null ? b.lowerBound : null;
+  };
+  const mismatchSafe = new Map<number, MismatchSafe>(
+    targets.map((t) => {
+      const b = bounds.get(t.id)!;
+      return [t.id, { safe: safeOf(t), lowerBound: b.lowerBound, beyondExactText: b.lowerBoundText, strayFloor: b.strayFloor }];
+    }),
   );
 
   for (const target of targets) {
     const ev = evidence.get(target.id) ?? null;
     const bucket = buckets.get(target.id)!;
+    const cover = covers.get(target.id)!;
     const collision = analyzeCollisions(target.keyFormat || '/$INDEX', target.tagDelimiters);
     const seq = seqOf(target);
     const persisted = persistedOf(target);
-    const { safeNextIndex, safeNextIndexText, strayFloor } = safe.get(target.id)!;
+    const { lowerBound, lowerBoundText, strayFloor } = bounds.get(target.id)!;
+    const safe = safeOf(target);
     const rootSiblings = allTargets.filter((t) => t !== target && t.root && t.root === target.root);
-    const ctx: IndexContext = { target, seq, persisted, safeNextIndex, safeNextIndexText, strayFloor, bucket, collision, at, cmd, rootSiblings };
+    const ctx: IndexContext = {
+      target,
+      seq,
+      persisted,
+      lowerBound,
+      safe,
+      beyondExactText: lowerBoundText,
+      cover,
+      strayFloor,
+      bucket,
+      collision,
+      at,
+      rootSiblings,
+    };
     const findings: Finding[] = [];
-    if (target.inferred) {
-      findings.push({
-        code: 'NO_EVIDENCE',
-        severity: 'info',
-        summary: `No Fluent Bit config: output ${target.id} was inferred from seq_index_${target.id}; its key format is unknown, so bucket keys cannot be matched.`,
-        evidence: [`${target.root?.path}/sequence/index_metadata/seq_index_${target.id}`],
-        action: `Give the config: \`${command(cmd, 'diagnose', null, { extra: ['--config', '<fluent-bit.conf>'] })}\`.`,
-        outputId: target.id,
-        data: { reason: 'no-config' },
-      });
-    }
-    if (!target.root && !target.inferred) {
-      findings.push({
-        code: 'ROOT_NOT_FOUND',
-        severity: 'warning',
-        summary: `The store has no root for bucket ${target.bucket} (${target.rootPath}): Fluent Bit would create it empty${target.hasIndex ? ' and start $INDEX at 0' : ''}.`,
-        evidence: [
-          `roots in the store: ${report.roots.map((r) => r.bucket).join(', ') || 'none'}`,
-          `config: store_dir ${target.s3?.storeDir}, bucket ${target.bucket}`,
-        ],
-        action: 'Check that this is the store_dir of this Fluent Bit (or the right snapshot) before repairing anything.',
-        outputId: target.id,
-      });
-    }
+    findings.push(...evidenceFindings(target, ev, cover, report));
     findings.push(...indexFileFindings(ctx));
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
@@ -117,39 +119,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (shared) findings.push(shared);
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      findings.push(...rootFindings(target.root, target, ev, allTargets, config, cmd, safeForMismatch));
-    }
-    if (!ev && !target.inferred) {
-      findings.push({
-        code: 'NO_EVIDENCE',
-        severity: 'info',
-        summary: 'No bucket evidence: the highest $INDEX used, past resets and the overwrite risk were not checked.',
-        evidence: [`bucket ${target.bucket}, key format ${target.keyFormat}`],
-        action: `Give a listing (\`aws s3api list-objects-v2 --bucket ${target.bucket} > listing.json\`, then \`--listing listing.json\`) or use \`--live\`.`,
-        outputId: target.id,
-        data: { reason: 'no-evidence' },
-      });
-    } else if (ev && !ev.complete) {
-      findings.push({
-        code: 'NO_EVIDENCE',
-        severity: 'warning',
-        summary: 'The bucket evidence is incomplete: conclusions about the highest $INDEX may be too low.',
-        evidence: [...ev.notes, `scope: ${ev.scope.join(', ')}`],
-        action: 'Repeat the listing to the end before repairing the index.',
-        outputId: target.id,
-        data: { reason: 'incomplete' },
-      });
-    }
-    if (ev?.notes.length && ev.complete) {
-      findings.push({
-        code: 'NO_EVIDENCE',
-        severity: 'info',
-        summary: `Evidence notes: ${ev.notes.join('; ')}`,
-        evidence: ev.notes,
-        action: 'None needed; some checks were skipped.',
-        outputId: target.id,
-        data: { reason: 'notes' },
-      });
+      findings.push(...rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
     }
     findings.sort(bySeverity);
     outputs.push({
@@ -160,11 +130,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       rootPath: target.root?.path ?? target.rootPath,
       persistedNextIndex: persisted,
       highestIndexInBucket: bucket.highestIndex,
-      safeNextIndex,
+      safeNextIndex: safe,
+      lowerBoundNextIndex: lowerBound,
+      indexEvidence: cover,
       ...(bucket.highestIndexText !== null && BigInt(bucket.highestIndexText) > BigInt(Number.MAX_SAFE_INTEGER)
         ? { highestIndexInBucketText: bucket.highestIndexText }
         : {}),
-      ...(safeNextIndexText !== null ? { safeNextIndexText } : {}),
+      ...(lowerBoundText !== null ? { lowerBoundNextIndexText: lowerBoundText } : {}),
       timeline: bucket.timeline,
       resets: bucket.resets,
       collision,
@@ -173,36 +145,35 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   }
 
   if (input.outputId === undefined) {
+    if (!report.roots.length) storeFindings.push(noStoreFinding(report));
     for (const root of report.roots) {
       if (rootDone.has(root)) continue;
-      const fs = rootFindings(root, null, null, allTargets, config, cmd, safeForMismatch);
+      const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe);
       const used = allTargets.some((t) => t.root === root);
-      if (!used && (config || fs.length)) {
-        fs.push({
-          code: 'ROOT_NOT_FOUND',
-          severity: 'info',
-          summary: `Root ${root.bucket} is used by no S3 output${config ? ' of the config' : ' found'}.`,
-          evidence: [root.path, `${root.totals.chunks} chunks, ${root.totals.bytes} bytes`],
-          action: config ? 'An output was removed or renamed its bucket: replay what is left here, or ignore it.' : 'Give the config to tie it to an output.',
-          outputId: null,
-        });
-      }
+      if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       storeFindings.push(...fs);
     }
-    for (const p of report.problems) {
-      if (p.severity === 'info') continue;
-      storeFindings.push({
-        code: 'CHUNK_DAMAGED',
-        severity: p.severity === 'error' ? 'error' : 'warning',
-        summary: `Store problem: ${p.message}`,
-        evidence: [p.path],
-        action: `Inspect with \`store-doctor scan ${cmd.store}\`.`,
-        outputId: null,
-      });
-    }
+    storeFindings.push(...storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), outputs, storeFindings };
+  return { at: at.toISOString(), outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
+}
+
+function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
+  return {
+    store: report.roots.length > 0,
+    config: config ? config.files : null,
+    outputs: targets.map((t) => {
+      const ev = evidence.get(t.id) ?? null;
+      return {
+        id: t.id,
+        displayName: t.displayName,
+        listing: indexEvidenceOf(t, ev).coverage,
+        versions: !!ev?.versions,
+        multipart: !!ev?.multipartUploads,
+      };
+    }),
+  };
 }
 
 function rootFindings(
@@ -211,16 +182,15 @@ function rootFindings(
   ev: S3Evidence | null,
   all: Target[],
   config: FluentBitConfig | null,
-  cmd: CommandContext,
   safe: Map<number, MismatchSafe>,
 ): Finding[] {
   const owners = all.filter((t) => t.root === root);
   const id = target?.id ?? null;
-  const out = backlogFindings(root, id, cmd);
+  const out = backlogFindings(root, id);
   const belongs = (k: string) =>
     owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
-  out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, cmd));
-  const mismatch = outputIdMismatch(root, config, owners, cmd, safe);
+  out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, root.bucket));
+  const mismatch = outputIdMismatch(root, config, owners, safe);
   if (mismatch) out.push(mismatch.finding);
   return out;
 }

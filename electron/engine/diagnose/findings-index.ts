@@ -1,26 +1,31 @@
 /**
  * Findings about `$INDEX`: the persisted file (missing, unreadable, behind the bucket), past
  * resets, the overwrite risk of the next start, overwritten objects, and sequence protection.
+ * A value is only recommended when the bucket evidence covers it (`c.safe` non-null).
  */
-import type { CollisionAnalysis, Finding, SeqIndexInfo } from '../../../shared/model';
+import type { CollisionAnalysis, Finding, IndexEvidence, NextStep, SeqIndexInfo } from '../../../shared/model';
 import type { BucketAnalysis, ParsedKey } from './bucket';
 import type { Target } from './targets';
 import { strayFloorLine, type SafeIndex } from './safe-index';
-import { capped, command, indexRanges, plural, type CommandContext } from './text';
+import { capped, indexRanges, plural } from './text';
+import { evidenceSteps, next } from './next-steps';
 
 export interface IndexContext {
   target: Target;
   seq: SeqIndexInfo | null;
   persisted: number | null;
-  safeNextIndex: number;
-  /** Exact safe next index when it is above 2^53 - 1 (nothing Store Doctor can write). */
-  safeNextIndexText: string | null;
-  /** Stray seq_index files that raised the safe index (outputs reordered). */
+  /** The next index is at least this (bucket highest + 1 as far as listed, persisted value, multipart records). */
+  lowerBound: number;
+  /** The next index that reuses no key, when the evidence covers it; else null. */
+  safe: number | null;
+  /** Exact lower bound when it is above 2^53 - 1 (nothing Store Doctor can write). */
+  beyondExactText: string | null;
+  cover: IndexEvidence;
+  /** Stray seq_index files that raised the lower bound (outputs reordered). */
   strayFloor: SafeIndex['strayFloor'];
   bucket: BucketAnalysis;
   collision: CollisionAnalysis;
   at: Date;
-  cmd: CommandContext;
   /** Other S3 outputs of the config that use the same root. */
   rootSiblings: Target[];
 }
@@ -29,44 +34,51 @@ const when = (p: ParsedKey) => (p.time ? ` (${p.time})` : '');
 /** The highest index exactly (text above 2^53 - 1). */
 const highestText = (b: BucketAnalysis) => b.highestIndexText ?? String(b.highestIndex);
 
-/** Evidence that was cut (denied prefixes, cancel, error): the highest index seen is only a lower bound. */
-function incomplete(c: IndexContext): boolean {
-  return !!c.bucket.evidence && !c.bucket.evidence.complete;
+/** Why no value is called safe, with the lower bound the local facts give. */
+function unknownLine(c: IndexContext): string {
+  return `no next index can be called safe: ${c.cover.text}; it must be at least ${c.beyondExactText ?? c.lowerBound}`;
 }
 
-function incompleteLine(c: IndexContext): string {
-  const why = c.bucket.evidence?.notes.find((n) => /denied|cancel|error|cut|incomplete/i.test(n));
-  return `the bucket evidence is incomplete${why ? ` (${why})` : ''}: the next index must be at least ${c.safeNextIndex}, and may have to be higher`;
+/** One line for the evidence: the safe next index, or why there is none. */
+function safeLine(c: IndexContext): string {
+  return c.safe !== null ? `safe next index: ${c.safe} (${c.cover.text})` : unknownLine(c);
 }
 
-function repairAction(c: IndexContext, lead: string): string {
-  if (c.safeNextIndexText !== null) {
-    return (
-      `${lead} No value can be written by Store Doctor: the safe next index ${c.safeNextIndexText} is beyond 2^53 - 1 (see INDEX_BEYOND_EXACT_RANGE). ` +
-      `With Fluent Bit stopped, write ${c.safeNextIndexText} into seq_index_${c.target.id} by hand, or find out where the huge $INDEX came from first.`
-    );
+/** The repair a finding recommends: the value when it is safe, else the evidence it needs first. */
+function repair(c: IndexContext, lead: string): { action: string; next: NextStep[] } {
+  const id = c.target.id;
+  if (c.beyondExactText !== null) {
+    return {
+      action:
+        `${lead} Store Doctor will not write this value: the next index ${c.beyondExactText} is beyond 2^53 - 1 (see INDEX_BEYOND_EXACT_RANGE). ` +
+        `With Fluent Bit stopped, write ${c.beyondExactText} into seq_index_${id} by hand, or find out where the huge $INDEX came from first.`,
+      next: [],
+    };
   }
-  if (incomplete(c)) {
-    return (
-      `${lead} No value can be recommended: ${incompleteLine(c)}. Complete the listing (fix the denied permission or repeat it to the end), ` +
-      `then run \`${command(c.cmd, 'diagnose', c.target.id)}\` again before repairing.`
-    );
+  if (c.safe === null) {
+    return {
+      action: `${lead} First get bucket evidence that covers the key format (${c.cover.text}); then the safe value can be written.`,
+      next: evidenceSteps(id, c.target.bucket),
+    };
   }
-  return `${lead} Run \`${command(c.cmd, 'repair-index', c.target.id, { apply: true })}\` with Fluent Bit stopped to write ${c.safeNextIndex} to seq_index_${c.target.id}.`;
+  return { action: `${lead} With Fluent Bit stopped, set seq_index_${id} to ${c.safe}.`, next: [next.repairIndex(id, c.safe)] };
 }
 
-/** The protect-index command a finding recommends: a marker when no sibling uploads it, else a shadow copy. */
-function protectAction(c: IndexContext): string {
-  const marker = command(c.cmd, 'protect-index', c.target.id, { evidence: false, extra: ['--method', 'marker'], apply: true });
-  const shadow = command(c.cmd, 'protect-index', c.target.id, { evidence: false, extra: ['--method', 'shadow'], apply: true });
-  const restore = command(c.cmd, 'restore-index', c.target.id, { evidence: false, apply: true });
-  const viaShadow = `keep a shadow copy outside store_dir: \`${shadow}\`, and run \`${restore}\` before each start (ExecStartPre, init container)`;
-  if (c.rootSiblings.some((s) => !s.hasIndex))
-    return `A marker would be uploaded by ${c.rootSiblings
-      .filter((s) => !s.hasIndex)
-      .map((s) => s.displayName)
-      .join(', ')}: ${viaShadow}.`;
-  return `Protect the index with a marker chunk: \`${marker}\` (or ${viaShadow}).`;
+/** How to keep the index through graceful stops: a marker when no sibling output uploads it, else a shadow copy. */
+function protect(c: IndexContext): { action: string; next: NextStep[] } {
+  const id = c.target.id;
+  const uploaders = c.rootSiblings.filter((s) => !s.hasIndex).map((s) => s.displayName);
+  const viaShadow = 'keep a shadow copy outside store_dir and restore it before each start';
+  if (uploaders.length) {
+    return {
+      action: `A marker chunk would be uploaded by ${uploaders.join(', ')} (it shares this root without $INDEX): ${viaShadow}.`,
+      next: [next.protect(id, 'shadow'), next.restore(id)],
+    };
+  }
+  return {
+    action: `Protect the index from the next graceful stop with a marker chunk in sequence/ (or ${viaShadow}).`,
+    next: [next.protect(id, 'marker'), next.protect(id, 'shadow')],
+  };
 }
 
 export function indexFileFindings(c: IndexContext): Finding[] {
@@ -76,7 +88,11 @@ export function indexFileFindings(c: IndexContext): Finding[] {
   const id = target.id;
   if (!seq) {
     const used = bucket.highestIndex !== null;
-    const empty = bucket.evidence !== null && bucket.evidence.complete && !used && !c.strayFloor;
+    const empty = c.safe === 0 && !used && !c.strayFloor;
+    const fix = repair(
+      c,
+      bucket.evidence ? 'Restore the index before Fluent Bit starts again.' : 'Restore the index before Fluent Bit starts again; the bucket decides the value.',
+    );
     out.push({
       code: 'INDEX_FILE_MISSING',
       severity: empty ? 'info' : 'error',
@@ -85,33 +101,28 @@ export function indexFileFindings(c: IndexContext): Finding[] {
         target.root
           ? `${target.root.path}/sequence/index_metadata/seq_index_${id} does not exist`
           : `root ${target.rootPath ?? target.bucket} is not in the store`,
-        target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (spec §5.4)' : '',
+        target.root && !target.root.sequence.present ? 'sequence/ is gone: the usual result of a graceful stop (fluent/fluent-bit#11987)' : '',
         used
           ? `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`
           : !bucket.evidence
             ? 'no bucket evidence: the highest index used is unknown'
-            : incomplete(c)
+            : c.safe === null
               ? 'no key of this format in the part of the bucket that could be listed'
               : 'no key of this format in the bucket',
-        incomplete(c) ? incompleteLine(c) : '',
+        safeLine(c),
         c.strayFloor ? strayFloorLine(c.strayFloor) : '',
       ].filter(Boolean),
-      action: empty
-        ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 is safe.'
-        : repairAction(
-            c,
-            bucket.evidence
-              ? 'Restore the index before Fluent Bit starts again.'
-              : 'Restore the index before Fluent Bit starts again; give the bucket listing so the value can be checked.',
-          ),
+      action: empty ? 'Nothing to repair: the bucket has no key of this format, so starting at 0 reuses nothing.' : fix.action,
+      next: empty ? [] : fix.next,
       outputId: id,
       data: {
         expectedPath: target.root ? `${target.root.path}/sequence/index_metadata/seq_index_${id}` : null,
-        safeNextIndex: incomplete(c) ? null : c.safeNextIndex,
-        lowerBound: c.safeNextIndex,
+        safeNextIndex: c.safe,
+        lowerBound: c.lowerBound,
       },
     });
   } else if (seq.status === 'empty' || seq.status === 'not-a-number') {
+    const fix = repair(c, 'Replace the file with a valid value.');
     out.push({
       code: 'INDEX_FILE_UNREADABLE',
       severity: 'critical',
@@ -119,23 +130,21 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       evidence: [
         `${seq.path}: ${seq.fileSize} bytes, ${JSON.stringify(seq.raw)}`,
         seq.message,
-        'an empty or non-numeric file stops every start the same way (spec §10)',
+        'an empty or non-numeric file stops every start the same way (verified with Fluent Bit 5.0.9: exit status 255, no request sent)',
+        safeLine(c),
       ],
-      action: repairAction(c, 'Replace the file with a valid value.'),
+      ...fix,
       outputId: id,
       data: { path: seq.path, status: seq.status },
     });
   } else if (c.persisted !== null && bucket.highestIndex !== null && c.persisted <= bucket.highestIndex) {
+    const fix = repair(c, 'Move the index past the bucket.');
     out.push({
       code: 'INDEX_BEHIND_BUCKET',
       severity: 'error',
       summary: `seq_index_${id} holds ${c.persisted} but the bucket already has index ${highestText(bucket)}: the next uploads reuse used values.`,
-      evidence: [
-        `${seq.path} = ${seq.valueText ?? c.persisted}`,
-        `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`,
-        incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndexText ?? c.safeNextIndex}`,
-      ],
-      action: repairAction(c, 'Move the index past the bucket.'),
+      evidence: [`${seq.path} = ${seq.valueText ?? c.persisted}`, `highest $INDEX in the bucket: ${highestText(bucket)} (${bucket.highestKey})`, safeLine(c)],
+      ...fix,
       outputId: id,
       data: { persisted: c.persisted, highest: bucket.highestIndex, highestText: highestText(bucket) },
     });
@@ -145,14 +154,14 @@ export function indexFileFindings(c: IndexContext): Finding[] {
   return out;
 }
 
-/** The safe index is above 2^53 - 1: exact as text, but nothing Store Doctor counts or writes. */
+/** The next index is above 2^53 - 1: exact as text, but nothing Store Doctor counts or writes. */
 function beyondExactFinding(c: IndexContext): Finding | null {
-  if (c.safeNextIndexText === null) return null;
+  if (c.beyondExactText === null) return null;
   const { bucket, target } = c;
   return {
     code: 'INDEX_BEYOND_EXACT_RANGE',
     severity: 'error',
-    summary: `The next $INDEX must be ${c.safeNextIndexText}, beyond 2^53 - 1: Store Doctor shows it exactly but will not write or allocate it.`,
+    summary: `The next $INDEX must be at least ${c.beyondExactText}, beyond 2^53 - 1: Store Doctor shows it exactly but will not write or allocate it.`,
     evidence: [
       ...capped(
         bucket.beyondExact.map((p) => `index ${p.indexText}: ${p.key}${when(p)}`),
@@ -160,12 +169,13 @@ function beyondExactFinding(c: IndexContext): Finding | null {
       ),
       bucket.highestIndexText !== null ? `highest $INDEX in the bucket: ${bucket.highestIndexText} (${bucket.highestKey})` : '',
       c.strayFloor ? strayFloorLine(c.strayFloor) : '',
-      `highestIndexInBucket / safeNextIndex as numbers are rounded up (${bucket.highestIndex ?? '—'} / ${c.safeNextIndex}); the exact values are in highestIndexInBucketText / safeNextIndexText`,
+      `highestIndexInBucket / lowerBoundNextIndex as numbers are rounded up (${bucket.highestIndex ?? '—'} / ${c.lowerBound}); the exact values are in highestIndexInBucketText / lowerBoundNextIndexText`,
       'Fluent Bit counts $INDEX as a uint64 and wraps to 0 after 18446744073709551615; an index this large usually comes from a corrupted or hand-edited seq_index file',
     ].filter(Boolean),
-    action: `Check where the huge index came from before writing anything; if it is real, stop Fluent Bit and write ${c.safeNextIndexText} into seq_index_${target.id} by hand.`,
+    action: `Check where the huge index came from before writing anything; if it is real, stop Fluent Bit and write ${c.beyondExactText} into seq_index_${target.id} by hand.`,
+    next: [],
     outputId: target.id,
-    data: { safeNextIndexText: c.safeNextIndexText, highestIndexText: bucket.highestIndexText, keys: bucket.beyondExact.map((p) => p.key) },
+    data: { lowerBoundNextIndexText: c.beyondExactText, highestIndexText: bucket.highestIndexText, keys: bucket.beyondExact.map((p) => p.key) },
   };
 }
 
@@ -182,6 +192,7 @@ export function reuseFindings(c: IndexContext): Finding[] {
           .map((p) => `${p.key}${when(p)}`)
           .join(', ')}`,
     );
+    const p = protect(c);
     out.push({
       code: 'INDEX_REUSED',
       severity: 'warning',
@@ -191,7 +202,8 @@ export function reuseFindings(c: IndexContext): Finding[] {
         ...capped(lines, 15),
         c.collision.risk === 'practically-never' || c.collision.risk === 'never' ? `no key collided: ${c.collision.explanation}` : '',
       ].filter(Boolean),
-      action: `Keep the index from resetting after repairing it. ${protectAction(c)} Consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
+      action: `Keep the index from resetting after repairing it. ${p.action} Consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
+      next: p.next,
       outputId: target.id,
       data: { indices, resets: bucket.resets },
     });
@@ -208,7 +220,8 @@ export function reuseFindings(c: IndexContext): Finding[] {
           return `${k}: ${vs.length} versions ${vs.map((v) => `${v.versionId ?? '?'}${when(v)}`).join(', ')}`;
         }),
       ),
-      action: `Recover the overwritten versions: \`${command(c.cmd, 'recover-versions', target.id, { live: true, apply: true })}\`; then repair and protect the index.`,
+      action: 'Copy the overwritten versions to new keys (create-only, with a manifest), then repair and protect the index.',
+      next: [next.recoverVersions(target.id)],
       outputId: target.id,
       data: { keys },
     });
@@ -236,17 +249,19 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
   atRisk.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || a.key.localeCompare(b.key));
   const until = atRisk.reduce((m, p) => Math.max(m, p.window?.end.getTime() ?? Infinity), 0);
   const window = until === Infinity ? `from ${c.at.toISOString()} on, at any time` : `from ${c.at.toISOString()} until ${new Date(until).toISOString()} (UTC)`;
+  const fix = repair(c, 'Move the index past the bucket first.');
   return {
     code: 'OVERWRITE_RISK',
     severity: 'critical',
     summary: `If Fluent Bit starts now it uses $INDEX ${start}, ${start + 1}, … and overwrites ${plural(atRisk.length, 'existing object')} ${until === Infinity ? '' : 'in the same time window '}(${collision.risk}).`,
     evidence: [
-      `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); ${incomplete(c) ? incompleteLine(c) : `safe next index: ${c.safeNextIndex}`}`,
+      `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); ${safeLine(c)}`,
       `assumed restart time ${c.at.toISOString()}; collision window ${window}`,
       collision.explanation,
       ...capped(atRisk.map((p) => `index ${p.index}: ${p.key}${when(p)}${p.window ? ` — collides until ${p.window.end.toISOString()}` : ''}`)),
     ],
-    action: `Do not start Fluent Bit yet. ${repairAction(c, 'Move the index past the bucket first.')}`,
+    action: `Do not start Fluent Bit yet. ${fix.action}`,
+    next: fix.next,
     outputId: target.id,
     data: {
       startIndex: start,
@@ -265,7 +280,6 @@ export function sequenceFinding(c: IndexContext): Finding | null {
   const markers = seqInfo?.markerChunks ?? [];
   const dangerous = c.collision.risk === 'always' || c.collision.risk === 'same-window';
   const severity = dangerous ? 'error' : 'warning';
-  const shadowCmd = command(c.cmd, 'protect-index', target.id, { evidence: false, extra: ['--method', 'shadow'], apply: true });
   if (!markers.length) {
     return {
       code: 'SEQUENCE_UNPROTECTED',
@@ -273,25 +287,27 @@ export function sequenceFinding(c: IndexContext): Finding | null {
       summary: `The next graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ with seq_index_${target.id}: $INDEX restarts at 0.`,
       evidence: [
         seqInfo ? seqInfo.message : `root ${target.rootPath ?? target.bucket} not in the store`,
-        'sequence/ holds no registered chunk, so flb_fstore_destroy() removes it at exit (spec §5.4, issue #11987)',
+        'sequence/ holds no registered chunk, so Fluent Bit removes it at exit (fluent/fluent-bit#11987; every version from 1.9 to 5.1)',
         dangerous ? `with this key format a reset overwrites objects: ${c.collision.explanation}` : c.collision.explanation,
       ].filter(Boolean),
-      action: protectAction(c),
+      ...protect(c),
       outputId: target.id,
     };
   }
   const unprotecting = c.rootSiblings.filter((s) => !s.hasIndex);
   if (unprotecting.length) {
+    const names = unprotecting.map((s) => s.displayName).join(', ');
     return {
       code: 'SEQUENCE_UNPROTECTED',
       severity,
-      summary: `A marker keeps sequence/, but ${unprotecting.map((s) => s.displayName).join(', ')} share${unprotecting.length === 1 ? 's' : ''} the root without $INDEX: it uploads the marker and the next graceful stop deletes the index.`,
+      summary: `A marker keeps sequence/, but ${names} share${unprotecting.length === 1 ? 's' : ''} the root without $INDEX: it uploads the marker and the next graceful stop deletes the index.`,
       evidence: [
         `marker chunk(s): ${markers.join(', ')}`,
         ...unprotecting.map((s) => `${s.displayName} (id ${s.id}) uses ${s.rootPath} with key format ${s.keyFormat}`),
-        'verified with Fluent Bit v5.0.9: the output without $INDEX sends the marker as a 0-byte object and deletes it (spec §10)',
+        'verified with Fluent Bit v5.0.9: the output without $INDEX sends the marker as a 0-byte object and deletes it',
       ],
-      action: `Give ${unprotecting.map((s) => s.displayName).join(', ')} its own store_dir (or add $INDEX to its key format); until then keep a shadow copy: \`${shadowCmd}\`, restored before each start with \`${command(c.cmd, 'restore-index', target.id, { evidence: false, apply: true })}\`.`,
+      action: `Give ${names} its own store_dir (or add $INDEX to its key format); until then keep a shadow copy outside store_dir and restore it before each start.`,
+      next: [next.protect(target.id, 'shadow'), next.restore(target.id)],
       outputId: target.id,
       data: { markers, siblings: unprotecting.map((s) => s.id) },
     };

@@ -2,17 +2,18 @@
  * Findings about what a root holds: buffered backlog, quarantine, damaged chunks, multipart
  * records vs server uploads, shared roots and seq_index files of other output ids.
  */
-import type { ChunkInfo, FluentBitConfig, Finding, RootReport, S3UploadEntry } from '../../../shared/model';
+import type { ChunkInfo, FluentBitConfig, Finding, NextStep, RootReport, S3UploadEntry } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import type { Target } from './targets';
 import { normalizeRootPath } from './targets';
 import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
-import { capped, command, plural, type CommandContext } from './text';
+import { capped, plural } from './text';
+import { next } from './next-steps';
 
 const bytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
 const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
 
-export function backlogFindings(root: RootReport, outputId: number | null, cmd: CommandContext): Finding[] {
+export function backlogFindings(root: RootReport, outputId: number | null): Finding[] {
   const out: Finding[] = [];
   const isOk = (c: ChunkInfo) => !DAMAGED_CHUNK_STATUSES.includes(c.status);
   const data = root.streams.filter((s) => s.kind === 'data' && s.chunks.some(isOk));
@@ -26,7 +27,9 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
         const cs = s.chunks.filter(isOk);
         return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
       }),
-      action: `Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each) — repair the index first. To send them without Fluent Bit: \`${command(cmd, 'replay', outputId, { live: true, apply: true })}\`.`,
+      action:
+        'Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each): repair the index first, or replay them to the bucket create-only without Fluent Bit.',
+      next: outputId !== null ? [next.replay(outputId)] : [],
       outputId,
       data: { chunks: chunks.map((c) => c.path) },
     });
@@ -38,7 +41,8 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
       severity: 'warning',
       summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))}) sit in quarantine/: Fluent Bit never uploads them again.`,
       evidence: capped(q.map((c) => `${c.path}: tag ${c.tag ?? '?'}, ${c.records ?? '?'} records${c.mtime ? `, ${c.mtime}` : ''}`)),
-      action: `Replay them create-only: \`${command(cmd, 'replay', outputId, { live: true, apply: true })}\`. A downgrade to v4.2.x would upload them as old buffers.`,
+      action: 'Replay them to the bucket create-only. A downgrade to v4.2.x would upload them as old buffers.',
+      next: outputId !== null ? [next.replay(outputId)] : [],
       outputId,
       data: { chunks: q.map((c) => c.path) },
     });
@@ -54,7 +58,8 @@ export function backlogFindings(root: RootReport, outputId: number | null, cmd: 
         ? `${plural(damaged.length, 'chunk')} Fluent Bit rejects (never uploaded; deleted with their stream at a graceful stop if no valid sibling).`
         : `${plural(odd.length, 'chunk')} Fluent Bit rewrites when it loads them (zero-byte or legacy length).`,
       evidence: capped([...damaged, ...odd].map((c) => `${c.path}: ${c.status} — ${c.message}; ${c.fluentBitAction}`)),
-      action: `Inspect with \`store-doctor scan ${cmd.store}\`; salvage the records and move damaged files out of the stream before Fluent Bit starts.`,
+      action: 'Inspect each file; salvage the records and move damaged files out of the stream before Fluent Bit starts.',
+      next: [],
       outputId,
       data: { chunks: damaged.map((c) => c.path), rewritten: odd.map((c) => c.path) },
     });
@@ -70,7 +75,7 @@ export function multipartFindings(
   uploads: S3UploadEntry[] | null,
   keyBelongs: (key: string) => boolean,
   outputId: number | null,
-  cmd: CommandContext,
+  bucket: string,
 ): Finding[] {
   const records = root.streams
     .filter((s) => s.kind === 'multipart')
@@ -78,7 +83,6 @@ export function multipartFindings(
   const pending: string[] = [];
   const orphaned: string[] = [];
   let orphanedSeverity: 'error' | 'warning' = 'warning';
-  const act = command(cmd, 'multipart', outputId, { live: true, apply: true });
   const matched = new Set<string>();
   for (const { chunk, rec } of records) {
     const label = `${chunk.path}: ${rec.s3Key} upload ${rec.uploadId}, local parts ${rec.completeParts.map((p) => p.partNumber).join(',') || 'none'}`;
@@ -127,9 +131,12 @@ export function multipartFindings(
       severity: uploads ? 'info' : 'warning',
       summary: `${plural(pending.length, 'multipart upload')} in progress: Fluent Bit completes ${pending.length === 1 ? 'it' : 'them'} at its next start${uploads ? '' : ' (server side not checked)'}.`,
       evidence: pending,
-      action: uploads
-        ? `Nothing to do, or complete now: \`${command(cmd, 'multipart', outputId, { live: true, extra: ['--complete'], apply: true })}\`.`
-        : `Check the server side: \`${command(cmd, 'diagnose', outputId, { evidence: false, extra: ['--multipart', '<list-multipart-uploads.json>'] })}\`.`,
+      action: uploads ? 'Nothing to do, or complete the uploads now.' : 'Check the server side: list the in-progress multipart uploads of the bucket.',
+      next: uploads
+        ? outputId !== null
+          ? [next.multipart(outputId, 'complete')]
+          : []
+        : [...(outputId !== null ? [next.listLive(outputId)] : []), next.importEvidence(bucket, 'multipart', outputId ?? undefined)],
       outputId,
     });
   }
@@ -139,14 +146,16 @@ export function multipartFindings(
       severity: orphanedSeverity,
       summary: `${plural(orphaned.length, 'multipart upload')} where the local record and the server disagree.`,
       evidence: capped(orphaned),
-      action: `Reconcile with \`${act}\` (complete what the server holds, abort what no record will ever complete, drop records of vanished uploads).`,
+      action:
+        'Reconcile records and server uploads: complete what the server holds, abort what no record will ever complete, drop records of vanished uploads.',
+      next: outputId !== null ? [next.multipart(outputId)] : [],
       outputId,
     });
   }
   return out;
 }
 
-/** Several S3 outputs on one `store_dir/bucket` (spec §5.6). */
+/** Several S3 outputs on one `store_dir/bucket` (docs/fluent-bit-store-format.md, "Shared roots"). */
 export function sharedRootFinding(target: Target, all: Target[]): Finding | null {
   if (!target.rootPath || target.inferred) return null;
   const same = all.filter((t) => t.rootPath && normalizeRootPath(t.rootPath) === normalizeRootPath(target.rootPath!));
@@ -157,35 +166,48 @@ export function sharedRootFinding(target: Target, all: Target[]): Finding | null
     summary: `${same.map((t) => t.displayName).join(', ')} share ${normalizeRootPath(target.rootPath)}: each deletes the others' buffers, multipart records and sequence/ at its graceful stop.`,
     evidence: [
       ...same.map((t) => `${t.displayName} (id ${t.id}): store_dir ${t.s3?.storeDir} + bucket ${t.bucket}, key format ${t.keyFormat}`),
-      'old buffers are uploaded by whichever output drains first, with its key format (issue #7941)',
+      'old buffers are uploaded by whichever output drains first, with its key format (fluent/fluent-bit#7941)',
     ],
     action: 'Give every S3 output its own store_dir in the Fluent Bit config (stop Fluent Bit, move nothing by hand), then repair and protect each index.',
+    next: [],
     outputId: target.id,
     data: { outputs: same.map((t) => t.id) },
   };
 }
 
-/** The safe index of a diagnosed output, as OUTPUT_ID_MISMATCH reports it. */
-export type MismatchSafe = SafeIndex & { incomplete: boolean; noEvidence: boolean };
+/** The index of a diagnosed output, as OUTPUT_ID_MISMATCH reports it. */
+export interface MismatchSafe {
+  safe: number | null;
+  lowerBound: number;
+  beyondExactText: string | null;
+  strayFloor: SafeIndex['strayFloor'];
+}
 
 /** What repairing a lacking output writes, and why the stray value counts (evidence). */
-function mismatchRepair(id: number, safe: MismatchSafe | undefined, cmd: CommandContext): { action: string; evidence: string[] } {
-  const repair = command(cmd, 'repair-index', id, { apply: true });
-  if (!safe) return { action: `Write the right value into the config's file: \`${repair}\` (the stray file's value is a lower bound).`, evidence: [] };
-  const evidence = safe.strayFloor ? [strayFloorLine(safe.strayFloor)] : [];
-  if (safe.safeNextIndexText !== null)
+function mismatchRepair(id: number, bucket: string, safe: MismatchSafe | undefined): { action: string; next: NextStep[]; evidence: string[] } {
+  if (!safe)
     return {
-      action: `Write ${safe.safeNextIndexText} into seq_index_${id} by hand with Fluent Bit stopped: it is beyond 2^53 - 1, which Store Doctor will not write (INDEX_BEYOND_EXACT_RANGE).`,
+      action: "Write the right value into the config's file (the stray file's value is a lower bound).",
+      next: [next.repairIndex(id, null)],
+      evidence: [],
+    };
+  const evidence = safe.strayFloor ? [strayFloorLine(safe.strayFloor)] : [];
+  if (safe.beyondExactText !== null)
+    return {
+      action: `Write ${safe.beyondExactText} into seq_index_${id} by hand with Fluent Bit stopped: it is beyond 2^53 - 1, which Store Doctor will not write (INDEX_BEYOND_EXACT_RANGE).`,
+      next: [],
       evidence,
     };
-  if (safe.noEvidence || safe.incomplete) {
+  if (safe.safe === null) {
     return {
-      action: `Give complete bucket evidence, then write the safe next index (at least ${safe.safeNextIndex}, the stray value included) into the config's file: \`${repair}\`.`,
+      action: `Get bucket evidence that covers the key format, then write the safe next index (at least ${safe.lowerBound}, the stray value included) into the config's file.`,
+      next: [next.listLive(id), next.importEvidence(bucket, 'listing', id)],
       evidence,
     };
   }
   return {
-    action: `Write the safe next index into the config's file: \`${repair}\` writes ${safe.safeNextIndex} (never below the stray file's value).`,
+    action: `Write the safe next index ${safe.safe} into the config's file (never below the stray file's value).`,
+    next: [next.repairIndex(id, safe.safe)],
     evidence,
   };
 }
@@ -195,7 +217,6 @@ export function outputIdMismatch(
   root: RootReport,
   config: FluentBitConfig | null,
   owners: Target[],
-  cmd: CommandContext,
   safe: Map<number, MismatchSafe> = new Map(),
 ): { finding: Finding; attachTo: number | null } | null {
   if (!config) return null;
@@ -203,7 +224,7 @@ export function outputIdMismatch(
   const stray = strayIndexFiles(root, owners);
   if (!stray.length) return null;
   const lacking = owners.filter((t) => t.hasIndex && !root.seqIndex.some((s) => s.outputId === t.id));
-  const repair = lacking.length ? mismatchRepair(lacking[0].id, safe.get(lacking[0].id), cmd) : null;
+  const repair = lacking.length ? mismatchRepair(lacking[0].id, root.bucket, safe.get(lacking[0].id)) : null;
   const describe = (id: number | null) => {
     const o = id === null ? undefined : config.outputs.find((x) => x.id === id);
     return o
@@ -219,10 +240,11 @@ export function outputIdMismatch(
       evidence: [
         ...stray.map((s) => `${s.path} = ${s.valueText ?? s.raw} — ${s.outputId === null ? 'the suffix is not a number' : describe(s.outputId)}`),
         ...owners.filter((t) => t.hasIndex).map((t) => `${t.displayName} uses $INDEX and reads seq_index_${t.id}`),
-        'the id is the 0-based position among ALL outputs, S3 or not (spec §1.4)',
+        'the id is the 0-based position among ALL outputs, S3 or not',
         ...(repair?.evidence ?? []),
       ],
       action: repair ? repair.action : 'Remove or keep the stray file; it is harmless unless the outputs are reordered back.',
+      next: repair?.next ?? [],
       outputId: lacking[0]?.id ?? null,
       data: { stray: stray.map((s) => s.fileName), expected: [...ownerIds] },
     },

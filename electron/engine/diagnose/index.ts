@@ -3,8 +3,7 @@
  * and safe `$INDEX`, a (time, index) timeline, resets, collision analysis and findings with
  * stable codes (INDEX_FILE_MISSING, OVERWRITE_RISK, …).
  *
- * Offers: diagnose(input) (pure), runDiagnosis(opts) (scan + config + evidence + diagnose),
- * worstSeverity(d), DiagnoseInputError, analyzeBucket, findResets; live evidence in the listing mode the
+ * Offers: diagnose(input) (pure; the session diagnoses what it holds), worstSeverity(d), DiagnoseInputError, analyzeBucket, findResets; live evidence in the listing mode the
  * key format allows: planLiveListing(input), listLiveEvidence(client, opts).
  */
 export { diagnose, worstSeverity, bySeverity, SEVERITY_ORDER, type DiagnoseInput } from './diagnose';
@@ -18,7 +17,7 @@ export {
   type LiveListingInput,
   type LiveEvidenceOptions,
 } from './live';
-export { runDiagnosis, offlineTarget, type RunDiagnosisOptions, type DiagnosisRun } from './run';
-export { DiagnoseInputError, selectTargets, matchRoot, normalizeRootPath, type Target } from './targets';
+export { DiagnoseInputError, selectTargets, matchRoot, normalizeRootPath, offlineTarget, type Target } from './targets';
 export { analyzeBucket, findResets, type BucketAnalysis, type ParsedKey } from './bucket';
-export { indexRanges, type CommandContext } from './text';
+export { indexRanges } from './text';
+export { indexEvidenceOf, coversIndex } from './coverage';

@@ -1,8 +1,10 @@
 /**
- * The safe next `$INDEX` of one output, computed exactly (uint64, as BigInt): never below the
+ * The lowest next `$INDEX` of one output the local facts and the listed keys allow, computed exactly
+ * (uint64, as BigInt) — the safe next index when the evidence covers the format: never below the
  * bucket's highest index + 1, the persisted value, a local multipart record's index + 1, and — for
  * an output whose own seq_index file is missing — the value of a stray seq_index file in its root
- * (outputs reordered: the stray file is most likely this output's former index, spec §1.4).
+ * (outputs reordered: the stray file is most likely this output's former index; output ids are
+ * positions among all outputs, docs/fluent-bit-store-format.md).
  */
 import type { FluentBitConfig, RootReport, SeqIndexInfo } from '../../../shared/model';
 import { parseKey } from '../../../shared/keyformat';
@@ -18,10 +20,10 @@ export function strayIndexFiles(root: RootReport, owners: Target[]): SeqIndexInf
 }
 
 export interface SafeIndex {
-  /** Rounded up to a number when above 2^53 - 1 (never below the exact value). */
-  safeNextIndex: number;
+  /** The next index is at least this; rounded up to a number when above 2^53 - 1 (never below the exact value). */
+  lowerBound: number;
   /** Exact decimal, only when above 2^53 - 1. */
-  safeNextIndexText: string | null;
+  lowerBoundText: string | null;
   /** Stray files that raised the safe index above every other source. */
   strayFloor: { value: string; files: SeqIndexInfo[] } | null;
 }
@@ -55,13 +57,13 @@ export function safeIndexOf(
       safe = max;
     }
   }
-  return { safeNextIndex: ceilToNumber(safe), safeNextIndexText: safe > MAX_EXACT ? safe.toString() : null, strayFloor };
+  return { lowerBound: ceilToNumber(safe), lowerBoundText: safe > MAX_EXACT ? safe.toString() : null, strayFloor };
 }
 
 /** Why a stray seq_index file raised the safe index (evidence line). */
 export function strayFloorLine(floor: NonNullable<SafeIndex['strayFloor']>): string {
   return (
-    `safe next index ${floor.value} includes ${floor.files.map((f) => `${f.fileName} = ${f.valueText}`).join(', ')}: if that file was this output's index ` +
+    `the next index (at least ${floor.value}) includes ${floor.files.map((f) => `${f.fileName} = ${f.valueText}`).join(', ')}: if that file was this output's index ` +
     `before the outputs were reordered, values below ${floor.value} may be used by objects that expired or were not listed; ` +
     'a higher index only leaves a gap in $INDEX, a lower one could overwrite'
   );

@@ -2,7 +2,7 @@
  * Which S3 outputs to diagnose and which root of the store each one uses: from the config
  * (bucket, store_dir) or, without a config, inferred from `seq_index_<id>` files.
  */
-import type { FluentBitConfig, RootReport, S3OutputSettings, StoreReport } from '../../../shared/model';
+import type { FluentBitConfig, RootReport, S3Evidence, S3OutputSettings, StoreReport } from '../../../shared/model';
 
 export interface Target {
   id: number;
@@ -110,4 +110,24 @@ export function selectTargets(report: StoreReport, config: FluentBitConfig | nul
     );
   }
   return picked;
+}
+
+/** The output offline files describe: the selected one, else the S3 output of the listing's bucket, else the first. */
+export function offlineTarget(targets: Target[], evidence: S3Evidence, outputId?: number): Target {
+  if (outputId !== undefined) {
+    const t = targets.find((x) => x.id === outputId);
+    if (!t) throw new DiagnoseInputError(`output ${outputId} is not an S3 output of the config`);
+    return t;
+  }
+  if (!targets.length)
+    throw new DiagnoseInputError('the listing cannot be tied to an output: no S3 output in the config (or no seq_index file without a config)');
+  if (evidence.bucket) {
+    const t = targets.find((x) => x.bucket === evidence.bucket);
+    if (!t)
+      throw new DiagnoseInputError(
+        `the listing is of bucket ${evidence.bucket}, which no S3 output uses (${targets.map((x) => x.bucket).join(', ')}); pick one with --output`,
+      );
+    return t;
+  }
+  return targets[0];
 }

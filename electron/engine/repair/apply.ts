@@ -1,6 +1,7 @@
 /**
  * One entry point to apply any plan this folder makes: dispatches on `plan.details.kind`.
- * S3-backed actions need a client; the others work on the local store only.
+ * S3-backed actions need a client; the others work on the local store only. Verification is each
+ * action's own read-back of what it wrote — nothing here rescans the store.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult } from '../../../shared/model';
@@ -12,7 +13,6 @@ import { applyRestorePlan } from './restore';
 import { applyUndo } from './undo';
 import type { WriteTestHooks } from './guard';
 import { assertNotRefused } from './errors';
-import { scanStore } from '../store';
 import { applyRecoverVersions } from './versions';
 
 export interface ApplyPlanOptions {
@@ -23,30 +23,22 @@ export interface ApplyPlanOptions {
   concurrency?: number;
   onProgress?: (p: Progress) => void;
   signal?: AbortSignal;
-  verifyRead?: (rootPath: string, outputId: number) => Promise<number | null>;
   /** Tests: e.g. change the store while an action runs. */
   hooks?: WriteTestHooks;
 }
 
-/** Independent check after an index write: what the store scanner (Fluent Bit's fscanf rule) reads now. */
-export async function rescanIndex(rootPath: string, outputId: number): Promise<number | null> {
-  const report = await scanStore(rootPath);
-  const root = report.roots.find((r) => r.seqIndex.some((s) => s.outputId === outputId)) ?? report.roots[0];
-  return root?.seqIndex.find((s) => s.outputId === outputId)?.value ?? null;
-}
-
 export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): Promise<RepairResult> {
-  const kind = (plan.details as { kind?: string } | undefined)?.kind;
-  if (kind !== 'undo') assertNotRefused(plan.refusals, opts.force); // refusals first (an archive needs no S3 connection to be refused)
+  const d = plan.details;
+  if (d?.kind !== 'undo') assertNotRefused(plan.refusals, opts.force); // refusals first (an archive needs no S3 connection to be refused)
   const needClient = (): S3Client => {
-    if (!opts.client) throw new Error(`${plan.action} needs an S3 connection (--live)`);
+    if (!opts.client) throw new Error(`${plan.action} needs an S3 connection`);
     return opts.client;
   };
-  switch (kind) {
+  switch (d?.kind) {
     case 'index':
-      return applyIndexPlan(plan, { ...opts, verifyRead: opts.verifyRead ?? rescanIndex });
+      return applyIndexPlan(plan, opts);
     case 'restore':
-      return applyRestorePlan(plan, { ...opts, verifyRead: opts.verifyRead ?? rescanIndex });
+      return applyRestorePlan(plan, opts);
     case 'protect-marker':
     case 'protect-shadow':
       return applyProtectPlan(plan, opts);
@@ -58,8 +50,9 @@ export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): 
       return applyMultipart(plan, { ...opts, client: needClient() });
     case 'recover':
       return applyRecoverVersions(plan, { ...opts, client: needClient() });
-    default:
+    case undefined:
       if (plan.action === 'undo') return applyUndo(plan, opts);
-      throw new Error(`cannot apply a ${plan.action} plan without details`);
+      assertNotRefused(plan.refusals, opts.force);
+      return { action: plan.action, applied: false, summary: plan.summary, steps: [], undoId: null, verified: true, warnings: [...plan.warnings] };
   }
 }

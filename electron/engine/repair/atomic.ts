@@ -24,13 +24,17 @@ export interface AtomicWriteOptions {
   owner?: { uid: number; gid: number } | null;
   /** Undo: give the file exactly this mode and owner, whatever the current target has. */
   exact?: { mode: number; uid?: number; gid?: number } | null;
+  /** Also return the bytes the target held before (costs one more read). */
+  readPrevious?: boolean;
   hooks?: AtomicWriteHooks;
 }
 
 export interface AtomicWriteResult {
   path: string;
-  /** Bytes the target held before, or null when it did not exist. */
+  /** Bytes the target held before (with `readPrevious`), or null when it did not exist or was not read. */
   previous: Buffer | null;
+  /** The bytes read back after the rename (equal to what was written). */
+  written: Buffer;
   mode: number;
   uid: number;
   gid: number;
@@ -114,7 +118,7 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   if (st && !st.isFile()) throw new Error(`${target}: not a regular file (${st.isSymbolicLink() ? 'symlink' : 'special'}); refusing to replace it`);
-  const previous = st ? await fsp.readFile(target) : null;
+  const previous = st && opts.readPrevious ? await fsp.readFile(target) : null;
   const ex = opts.exact ?? null;
   const mode = ex ? ex.mode : st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
   const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? process.getuid?.() ?? 0));
@@ -154,7 +158,7 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
   }
   const back = await fsp.readFile(target);
   if (!back.equals(bytes)) throw new Error(`${target}: read-back differs from what was written (${back.length} vs ${bytes.length} bytes)`);
-  return { path: target, previous, mode, uid, gid, warnings };
+  return { path: target, previous, written: back, mode, uid, gid, warnings };
 }
 
 /** Atomically remove a file (unlink + directory fsync). Missing is fine. */

@@ -28,7 +28,8 @@ export async function readChunkFile(file: string): Promise<ChunkFile> {
   };
 }
 
-export type ReplayCompression = 'none' | 'gzip';
+export type { ReplayCompression } from '../../../shared/model';
+import type { ReplayCompression } from '../../../shared/model';
 
 /** The object body Fluent Bit would send for this content (only none and gzip are supported). */
 export function objectBody(content: Buffer, compression: ReplayCompression): { body: Buffer; contentEncoding: string | undefined } {

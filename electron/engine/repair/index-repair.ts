@@ -1,14 +1,14 @@
 /**
- * Index repair (issue §2): plan the next `$INDEX` (diagnosis `safeNextIndex`, or a user value
- * that is never lower than safe without force), show the exact bytes and path, then apply it
- * atomically with a backup + undo entry, verify by reading back with the fscanf rule, and watch
- * the tree for concurrent writers.
+ * Index repair: plan the next `$INDEX` — the safe value when the bucket evidence covers it, or a
+ * value the operator chose (never below what is known to be used without force) — show the exact
+ * bytes and path, then apply it atomically with a backup + undo entry, verify by reading the file
+ * back once with the scanner's own parser, and watch `sequence/` for concurrent writers.
  */
 import * as path from 'node:path';
-import type { PlanStep, RepairAction, RepairPlan, RepairResult } from '../../../shared/model';
+import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult, SeqIndexInfo } from '../../../shared/model';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason, writeSeqIndex } from './seqindex';
-import { openAction, type ChangeSpec } from './journal';
+import { openAction, sha256, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
 import { pathExists } from './fsutil';
 
@@ -16,11 +16,17 @@ export interface IndexRepairInput {
   storePath: string;
   rootPath: string;
   outputId: number;
-  /** Lowest next index that cannot reuse a key in the bucket (diagnosis). */
-  safeNextIndex: number;
-  /** Where `safeNextIndex` comes from, one line each. */
+  /** The next index the bucket evidence calls safe; null when the evidence does not cover it. */
+  safeNextIndex: number | null;
+  /** The next index is at least this (listed keys, the persisted value, multipart records); default the safe value, else 0. */
+  lowerBound?: number;
+  /** What the bucket evidence covers, one sentence (the diagnosis' `indexEvidence.text`). */
+  evidenceText?: string;
+  /** Bucket evidence exists but does not cover the format (incomplete), as opposed to none at all; default: a safe value was given. */
+  evidenceListed?: boolean;
+  /** Where the values come from, one line each. */
   why?: string[];
-  /** A value the user asked for instead of `safeNextIndex`. */
+  /** A value the operator asked for. */
   value?: number;
   force?: boolean;
   readOnlySource?: boolean;
@@ -30,51 +36,100 @@ export interface IndexRepairInput {
   action?: RepairAction;
 }
 
-export interface IndexPlanDetails {
-  kind: 'index';
-  rootPath: string;
-  outputId: number;
-  value: number;
-  file: string;
-  /** Hex of the bytes at plan time (null = missing); apply refuses when they changed. */
-  expectedBeforeHex: string | null;
-  noChange: boolean;
+interface Proposal {
+  value: number | null;
+  refusals: RepairPlan['refusals'];
+  warnings: string[];
 }
 
-export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPlan> {
+type Resolved = IndexRepairInput & Required<Pick<IndexRepairInput, 'lowerBound' | 'evidenceText' | 'evidenceListed'>>;
+
+function resolve(input: IndexRepairInput): Resolved {
+  return {
+    ...input,
+    lowerBound: input.lowerBound ?? input.safeNextIndex ?? 0,
+    evidenceText: input.evidenceText ?? (input.safeNextIndex !== null ? 'the bucket evidence given' : 'no bucket evidence'),
+    evidenceListed: input.evidenceListed ?? input.safeNextIndex !== null,
+  };
+}
+
+/** The value to write and what stands against it, from the evidence rules. */
+function propose(input: Resolved): Proposal {
+  const { safeNextIndex: safe, lowerBound, value } = input;
+  const p: Proposal = { value: null, refusals: [], warnings: [] };
+  if (value !== undefined) {
+    p.value = value;
+    if (safe !== null && value < safe) {
+      p.refusals.push({
+        reason: `${value} is lower than the safe next index ${safe}: Fluent Bit would reuse keys that exist in the bucket and overwrite them.`,
+        forceable: true,
+      });
+    } else if (safe === null && value < lowerBound) {
+      p.refusals.push({
+        reason: `${value} is lower than ${lowerBound}, the lowest next index the store and the listed keys allow: it reuses used values.`,
+        forceable: true,
+      });
+    } else if (safe === null) {
+      p.warnings.push(
+        `The bucket evidence does not cover the key format (${input.evidenceText}): ${value} is at least the lower bound ${lowerBound}, but a higher $INDEX may already be used.`,
+      );
+    }
+    return p;
+  }
+  if (safe !== null) {
+    p.value = safe;
+    return p;
+  }
+  if (input.evidenceListed) {
+    p.value = lowerBound;
+    p.refusals.push({
+      reason: `The bucket evidence does not cover the key format (${input.evidenceText}): ${lowerBound} is only a lower bound, a higher $INDEX may already be used. Complete the listing, or choose a value.`,
+      forceable: true,
+    });
+    return p;
+  }
+  p.refusals.push({
+    reason: `No bucket evidence (${input.evidenceText}): the keys already used are unknown, so no next index can be called safe. Give a bucket listing (live or offline), or choose a value.`,
+    forceable: false,
+  });
+  return p;
+}
+
+export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPlan> {
+  const input = resolve(given);
   const rootPath = path.resolve(input.rootPath);
   const { sequenceDir, indexDir, file } = seqIndexPaths(rootPath, input.outputId);
   const current = await readSeqIndexState(file);
-  const safe = input.safeNextIndex;
-  const proposed = input.value ?? safe;
+  const name = `seq_index_${input.outputId}`;
   const plan: RepairPlan = {
     action: input.action ?? 'repair-index',
     storePath: path.resolve(input.storePath),
     rootPath,
     summary: '',
-    why: [...(input.why ?? [])],
+    why: [`Current ${name}: ${describeSeqIndexState(current)}.`],
     steps: [],
     warnings: [],
     refusals: [],
   };
-  plan.why.unshift(
-    `Current seq_index_${input.outputId}: ${describeSeqIndexState(current)}.`,
-    `Safe next index (nothing in the bucket uses it or anything above): ${safe}.`,
+  plan.why.push(
+    input.safeNextIndex !== null
+      ? `Safe next index: ${input.safeNextIndex} (${input.evidenceText}).`
+      : `No next index can be called safe: ${input.evidenceText}; it must be at least ${input.lowerBound}.`,
+    ...(input.why ?? []),
   );
-  if (input.value !== undefined) {
-    plan.why.push(`You asked for ${input.value}.`);
-    if (input.value < safe) {
-      plan.refusals.push({
-        reason: `${input.value} is lower than the safe next index ${safe}: Fluent Bit would reuse keys that exist in the bucket and overwrite them.`,
-        forceable: true,
-      });
-    }
+  const p = propose(input);
+  plan.refusals.push(...p.refusals);
+  plan.warnings.push(...p.warnings);
+  if (input.value !== undefined) plan.why.push(`You asked for ${input.value}.`);
+  if (p.value === null) {
+    plan.summary = `No next index for ${name} can be planned without bucket evidence.`;
+    return withGuard(plan, input);
   }
-  const unsafe = unsafeIndexReason(proposed, input.value !== undefined ? 'The value' : 'The safe next index');
+  const proposed = p.value;
+  const unsafe = unsafeIndexReason(proposed, input.value !== undefined ? 'The value' : 'The next index');
   if (unsafe) {
     plan.refusals.push({ reason: unsafe, forceable: false });
-    plan.summary = `Cannot set seq_index_${input.outputId} to ${proposed}.`;
-    plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, true);
+    plan.summary = `Cannot set ${name} to ${proposed}.`;
     return withGuard(plan, input);
   }
   // Compare exactly: the file is a uint64 and can hold values a JavaScript number cannot.
@@ -82,14 +137,14 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
   const prop = BigInt(proposed);
   if (cur !== null && cur > BigInt(Number.MAX_SAFE_INTEGER)) {
     plan.warnings.push(
-      `seq_index_${input.outputId} holds ${current.state === 'value' ? current.valueText : ''}: Fluent Bit counts in uint64 and wraps to 0 after 18446744073709551615, then reuses keys from 0. If this value is not intended, set a sane one with --value.`,
+      `${name} holds ${current.state === 'value' ? current.valueText : ''}: Fluent Bit counts in uint64 and wraps to 0 after 18446744073709551615, then reuses keys from 0. If this value is not intended, choose a sane one.`,
     );
   }
   if (current.state === 'value' && cur !== null && (cur === prop || (input.value === undefined && cur > prop))) {
     plan.summary =
       cur === prop
-        ? `No change needed: seq_index_${input.outputId} already holds ${current.valueText}${proposed >= safe ? ' (safe)' : ''}.`
-        : `No change needed: seq_index_${input.outputId} holds ${current.valueText}, above the safe next index ${safe} (a gap never overwrites).`;
+        ? `No change needed: ${name} already holds ${current.valueText}.`
+        : `No change needed: ${name} holds ${current.valueText}, above the next index ${proposed} the evidence asks for (a gap never overwrites).`;
     plan.details = details(rootPath, input.outputId, current.value, file, current.bytes, true);
     return withGuard(plan, input);
   }
@@ -102,26 +157,19 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
     kind: 'write-file',
     target: file,
     description: `write ${JSON.stringify(after.toString('ascii'))} (${after.length} bytes, ASCII decimal, no newline) atomically: temp file, fsync, rename, fsync directory; back up the old file for undo`,
-    before: current.bytes === null ? null : current.bytes.toString('latin1'),
+    before: current.bytes === null ? null : current.bytes.subarray(0, 64).toString('latin1'),
     after: after.toString('ascii'),
   });
   plan.steps = steps;
-  plan.summary = `Set seq_index_${input.outputId} from ${describeSeqIndexState(current)} to ${proposed}: Fluent Bit continues at ${proposed} after its next start.`;
+  plan.summary = `Set ${name} from ${describeSeqIndexState(current)} to ${proposed}: Fluent Bit continues at ${proposed} after its next start.`;
   plan.warnings.push(
-    'A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (issue #11987): protect the index afterwards (protect-index).',
+    'A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (fluent/fluent-bit#11987): protect the index afterwards.',
   );
   plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, false);
   return withGuard(plan, input);
 }
 
-function details(
-  rootPath: string,
-  outputId: number,
-  value: number,
-  file: string,
-  before: Buffer | null,
-  noChange: boolean,
-): IndexPlanDetails & Record<string, unknown> {
+function details(rootPath: string, outputId: number, value: number, file: string, before: Buffer | null, noChange: boolean): IndexPlanDetails {
   return { kind: 'index', rootPath, outputId, value, file, expectedBeforeHex: before === null ? null : before.toString('hex'), noChange };
 }
 
@@ -130,21 +178,25 @@ async function withGuard(plan: RepairPlan, input: IndexRepairInput): Promise<Rep
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
   if (input.force && plan.refusals.some((r) => r.forceable))
-    plan.warnings.unshift('--force: overriding refusals (running process / below the safe index). You take responsibility for the result.');
+    plan.warnings.unshift('Forced: overriding refusals (running process / below the safe index). You take responsibility for the result.');
   return plan;
 }
 
 export interface ApplyOptions {
   force?: boolean;
   skipProcessCheck?: boolean;
-  /** Extra independent check after writing (e.g. re-scan the store): returns the value Fluent Bit would read. */
-  verifyRead?: (rootPath: string, outputId: number) => Promise<number | null>;
   hooks?: WriteTestHooks;
 }
 
-export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
-  const d = plan.details as unknown as IndexPlanDetails;
-  const result: RepairResult = {
+export interface IndexApplyResult extends RepairResult {
+  /** The file as the scanner reads it now (read back once after the write). */
+  written?: SeqIndexInfo;
+}
+
+export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<IndexApplyResult> {
+  const d = plan.details;
+  if (d?.kind !== 'index') throw new Error(`not an index plan (${plan.action})`);
+  const result: IndexApplyResult = {
     action: plan.action,
     applied: false,
     summary: plan.summary,
@@ -160,41 +212,42 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   }
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   assertNotRefused(guard.refusals, opts.force);
-  const now = await readSeqIndexState(d.file);
-  const nowHex = now.bytes === null ? null : now.bytes.toString('hex');
-  if (nowHex !== d.expectedBeforeHex) throw new RefusedError([`${d.file} changed since the plan was made (Fluent Bit running?); plan again.`]);
 
-  const watch = await watchStore(d.rootPath, opts.hooks);
+  const watch = await watchStore(d.rootPath, opts.hooks, ['sequence']);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);
   const changes: ChangeSpec[] = [];
   if (!(await pathExists(sequenceDir))) changes.push({ kind: 'mkdir', path: sequenceDir });
   if (!(await pathExists(indexDir))) changes.push({ kind: 'mkdir', path: indexDir });
   changes.push({ kind: 'file', path: file });
+  // The backup read is also the check that the file still holds what the plan was made on.
+  const expectedSha = d.expectedBeforeHex === null ? null : sha256(Buffer.from(d.expectedBeforeHex, 'hex'));
   const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: plan.action, summary: plan.summary, changes });
+  const before = action.entry.changes.find((c) => c.kind === 'file' && c.path === file);
+  const beforeSha = before?.kind === 'file' && before.before.exists ? (before.before.sha256 ?? null) : null;
+  if (beforeSha !== expectedSha) {
+    await action.abandon(`${file} changed since the plan was made`);
+    throw new RefusedError([`${file} changed since the plan was made (Fluent Bit running?): plan again.`]);
+  }
   result.undoId = action.id;
+  let written: SeqIndexInfo;
   try {
     const w = await writeSeqIndex(d.rootPath, d.outputId, d.value);
     result.warnings.push(...w.warnings);
+    written = w.info;
     for (const s of plan.steps) result.steps.push({ step: s, ok: true, message: s.kind === 'mkdir' ? 'created' : 'written, fsynced, renamed, read back' });
   } catch (err) {
     await action.failed((err as Error).message);
     result.steps.push({ step: plan.steps[plan.steps.length - 1], ok: false, message: (err as Error).message });
     throw err;
   }
-  const back = await readSeqIndexState(file);
-  let verified = back.state === 'value' && back.value === d.value;
-  if (opts.verifyRead) {
-    const scanned = await opts.verifyRead(d.rootPath, d.outputId);
-    if (scanned !== d.value) {
-      verified = false;
-      result.warnings.push(`Re-scan reads ${scanned} from seq_index_${d.outputId}, expected ${d.value}.`);
-    }
-  }
+  const verified = written.valueText === String(d.value) && written.status === 'ok';
+  if (!verified) result.warnings.push(`Read back: Fluent Bit would read ${written.valueText ?? 'nothing'} from seq_index_${d.outputId}, expected ${d.value}.`);
   const changed = await watch.warning([file, ...changes.filter((c) => c.kind === 'mkdir').map((c) => c.path)], 'the repair');
   if (changed) result.warnings.push(changed);
-  await action.applied(verified);
+  await action.applied(verified, { [file]: { exists: true, sha256: sha256(encodeSeqIndex(d.value)), size: encodeSeqIndex(d.value).length } });
   result.applied = true;
   result.verified = verified;
-  result.summary = `seq_index_${d.outputId} now holds ${d.value}${verified ? ' (verified)' : ' (NOT verified)'}. Undo with: store-doctor undo ${plan.storePath} --apply`;
+  result.written = written;
+  result.summary = `seq_index_${d.outputId} now holds ${d.value}${verified ? ' (verified)' : ' (NOT verified)'}; the undo journal has entry ${action.id}.`;
   return result;
 }

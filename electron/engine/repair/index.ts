@@ -10,7 +10,7 @@
  * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
  * - replay: planReplay, applyReplay (create-only, journaled, resumable), takeReplayLock (one replay per root)
  * - multipart: planMultipart, applyMultipart; versions: planRecoverVersions, applyRecoverVersions
- * - planAction(action, diagnosisContext, opts): plan any action from a diagnosis run
+ * - planAction(action, diagnosisContext, opts): the one planner of every action, for every door
  * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
  */
 export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './atomic';
@@ -38,5 +38,5 @@ export { probeConditionalWrites, putCreateOnly } from './s3ops';
 export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecision } from './multipart';
 export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './versions';
 export { applyPlan, type ApplyPlanOptions } from './apply';
-export { planAction, pickTarget, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
+export { planAction, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
 export { RefusedError, assertNotRefused } from './errors';

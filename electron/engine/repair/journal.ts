@@ -50,6 +50,8 @@ export type JournalEntry =
   | { type: 'applied'; id: string; at: string; verified: boolean; after: Record<string, { exists: boolean; sha256?: string; size?: number }> }
   | { type: 'undone'; id: string; at: string }
   | { type: 'failed'; id: string; at: string; message: string }
+  /** Nothing of the action was changed (e.g. its plan was found stale after the backup): never undone. */
+  | { type: 'abandoned'; id: string; at: string; message: string }
   | { type: 'undo-failed'; id: string; at: string; message: string };
 
 export function toolDir(rootPath: string): string {
@@ -155,9 +157,11 @@ export interface OpenedAction {
   id: string;
   entry: ActionEntry;
   journal: string;
-  /** Append `applied` with the after-state of every file change. */
-  applied(verified: boolean): Promise<void>;
+  /** Append `applied` with the after-state of every file change (given, or read from disk). */
+  applied(verified: boolean, after?: Record<string, { exists: boolean; sha256?: string; size?: number }>): Promise<void>;
   failed(message: string): Promise<void>;
+  /** Nothing was changed: the entry is closed and `undo` skips it. */
+  abandon(message: string): Promise<void>;
 }
 
 /**
@@ -210,13 +214,16 @@ export async function openAction(opts: {
     id,
     entry,
     journal,
-    async applied(verified: boolean) {
+    async applied(verified: boolean, known?: Record<string, { exists: boolean; sha256?: string; size?: number }>) {
       const after: Record<string, { exists: boolean; sha256?: string; size?: number }> = {};
-      for (const c of changes) if (c.kind === 'file') after[c.path] = await currentAfter(c.path);
+      for (const c of changes) if (c.kind === 'file') after[c.path] = known?.[c.path] ?? (await currentAfter(c.path));
       await appendLine(journal, { type: 'applied', id, at: new Date().toISOString(), verified, after });
     },
     async failed(message: string) {
       await appendLine(journal, { type: 'failed', id, at: new Date().toISOString(), message });
+    },
+    async abandon(message: string) {
+      await appendLine(journal, { type: 'abandoned', id, at: new Date().toISOString(), message });
     },
   };
 }
@@ -259,7 +266,7 @@ export async function lastUndoable(storePath: string): Promise<JournalView | nul
   let best: JournalView | null = null;
   for (const journal of await findJournals(storePath)) {
     const lines = await readLines<JournalEntry>(journal);
-    const undone = new Set(lines.filter((l) => l.type === 'undone').map((l) => l.id));
+    const undone = new Set(lines.filter((l) => l.type === 'undone' || l.type === 'abandoned').map((l) => l.id));
     for (const l of lines) {
       if (l.type !== 'action' || undone.has(l.id)) continue;
       const applied = lines.find((x) => x.type === 'applied' && x.id === l.id) as Extract<JournalEntry, { type: 'applied' }> | undefined;

@@ -7,7 +7,7 @@
  */
 import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
 import * as path from 'node:path';
-import type { MultipartRecord, RepairPlan, RepairResult, RootReport } from '../../../shared/model';
+import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
@@ -31,15 +31,6 @@ export interface MultipartInput {
   skipProcessCheck?: boolean;
   force?: boolean;
   signal?: AbortSignal;
-}
-
-export interface SettleItem {
-  recordPath: string | null;
-  key: string;
-  uploadId: string;
-  op: 'complete' | 'abort' | 'forget' | 'none';
-  parts: { partNumber: number; etag: string }[];
-  reason: string;
 }
 
 async function serverParts(client: S3Client, bucket: string, key: string, uploadId: string, signal?: AbortSignal): Promise<Map<number, string> | null> {
@@ -209,7 +200,8 @@ export async function applyMultipart(
   opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks },
 ): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
-  const d = plan.details as { rootPath: string; bucket: string; settle: SettleItem[] };
+  const d = plan.details;
+  if (d?.kind !== 'multipart') throw new Error('not a multipart plan');
   const result: RepairResult = {
     action: 'multipart',
     applied: false,

@@ -168,7 +168,8 @@ export async function applyProtectPlan(
   plan: RepairPlan,
   opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
 ): Promise<RepairResult> {
-  const d = plan.details as Record<string, unknown> & { kind: string; rootPath: string; noChange: boolean };
+  const d = plan.details;
+  if (d?.kind !== 'protect-marker' && d?.kind !== 'protect-shadow') throw new Error('not a protect-index plan');
   const result: RepairResult = {
     action: 'protect-index',
     applied: false,
@@ -187,9 +188,9 @@ export async function applyProtectPlan(
   if (d.kind === 'protect-marker') {
     const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
     assertNotRefused(guard.refusals, opts.force);
-    const marker = d.marker as string;
+    const marker = d.marker;
     const seq = path.dirname(marker);
-    const watch = await watchStore(d.rootPath, opts.hooks);
+    const watch = await watchStore(d.rootPath, opts.hooks, ['sequence']);
     if (!(await pathExists(seq))) changes.push({ kind: 'mkdir', path: seq });
     changes.push({ kind: 'file', path: marker });
     const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
@@ -198,7 +199,7 @@ export async function applyProtectPlan(
     await mkdirExact(seq, 0o755, { uid: st.uid, gid: st.gid });
     const w = await atomicWriteFile(marker, markerBytes(), { mode: 0o600, owner: { uid: st.uid, gid: st.gid } });
     result.warnings.push(...w.warnings);
-    const back = await fsp.readFile(marker);
+    const back = w.written;
     const h = decodeChunkHeader(back, back.length);
     result.verified = h.status === 'ok' && h.contentLength === 0 && back.subarray(24, 24 + (h.metaLength ?? 0)).toString() === MARKER_META;
     await action.applied(result.verified);
@@ -209,8 +210,8 @@ export async function applyProtectPlan(
     // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never
     // for an archive or a read-only source (re-checked here; the plan already refuses them).
     assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
-    const shadow = d.shadowDir as string;
-    const writes = d.writes as { id: number; value: number }[];
+    const shadow = d.shadowDir;
+    const writes = d.writes;
     for (const w of writes) changes.push({ kind: 'file', path: path.join(shadow, `seq_index_${w.id}`) });
     changes.push({ kind: 'file', path: path.join(shadow, 'root.json') });
     const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { renderKey, toS3Key } from '../../../shared/keyformat';
-import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type RepairPlan, type RootReport } from '../../../shared/model';
+import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type ReplayPlanDetails, type RepairPlan, type RootReport } from '../../../shared/model';
 import { checkWriteAllowed } from './guard';
 import type { ReplayCompression } from './chunkfile';
 import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from './seqindex';
@@ -40,25 +40,6 @@ export interface ReplayPlanInput {
   archive?: boolean;
   skipProcessCheck?: boolean;
   force?: boolean;
-}
-
-export interface ReplayPlanDetails {
-  kind: 'replay';
-  rootPath: string;
-  bucket: string;
-  keyFormat: string;
-  tagDelimiters: string;
-  staticFilePath: boolean;
-  compression: ReplayCompression;
-  outputId: number | null;
-  hasIndex: boolean;
-  firstIndex: number;
-  /** The index file is below what an earlier (interrupted) replay used: apply writes it even with no chunk left. */
-  indexBehind: boolean;
-  time: string | null;
-  items: ReplayItem[];
-  /** Key time per chunk path (ISO). */
-  times: Record<string, string>;
 }
 
 /** The active stream: the newest timestamp-named data stream (Fluent Bit's current run). */
@@ -208,7 +189,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     items: plan.replayItems,
     times,
   };
-  plan.details = details as unknown as Record<string, unknown>;
+  plan.details = details;
   const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);

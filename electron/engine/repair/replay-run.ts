@@ -9,7 +9,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Progress, RepairPlan, RepairResult, ReplayItem } from '../../../shared/model';
+import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
 import { durableMove } from './atomic';
 import { objectBody, md5Hex, readChunkFile, sha256Hex } from './chunkfile';
 import { assertNotRefused } from './errors';
@@ -17,7 +17,6 @@ import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
 import { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
 import { takeReplayLock } from './replay-lock';
-import type { ReplayPlanDetails } from './replay-plan';
 import { renderReplayKey } from './replay-plan';
 import { getObjectBytes, headObject, probeConditionalWrites, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
 import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
@@ -62,8 +61,8 @@ async function uniqueDest(dir: string, name: string): Promise<string> {
 }
 
 export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): Promise<RepairResult & { items: ReplayItem[] }> {
-  const d = plan.details as unknown as ReplayPlanDetails;
-  if (d?.kind !== 'replay') throw new Error('not a replay plan');
+  if (plan.details?.kind !== 'replay') throw new Error('not a replay plan');
+  const d: ReplayPlanDetails = plan.details;
   assertNotRefused(plan.refusals, opts.force);
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   assertNotRefused(guard.refusals, opts.force);

@@ -17,8 +17,12 @@ export interface RestoreInput {
   /** `$INDEX` output ids of this root (from the config); when empty, the ids found in the shadow. */
   outputIds: number[];
   shadowDir?: string;
-  /** Bucket evidence per output id (diagnosis safeNextIndex). */
+  /** Bucket evidence per output id: the diagnosis' safe next index, when the evidence covers it. */
   bucketSafe?: Map<number, number>;
+  /** What the bucket evidence covers, per output id (for the plan text). */
+  evidenceText?: Map<number, string>;
+  /** The shadow values are final (taken after Fluent Bit's exit flush, e.g. by the guard). */
+  shadowFinal?: boolean;
   readOnlySource?: boolean;
   archive?: boolean;
   skipProcessCheck?: boolean;
@@ -62,11 +66,23 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
       plan.warnings.push(`seq_index_${id}: no value anywhere (no shadow, no file, no bucket evidence): left alone.`);
       continue;
     }
+    if (bucket === null && sh !== null && sh === target && !input.shadowFinal) {
+      plan.refusals.push({
+        reason:
+          `seq_index_${id}: the shadow copy (${sh}) is not known to be final — Fluent Bit uses more values in its exit flush after any copy taken while it runs — ` +
+          "and there is no bucket evidence to check it against: restoring it can reuse keys. Give bucket evidence (the higher value wins), restore from the guard's final value, or force.",
+        forceable: true,
+      });
+    }
     const sub = await planIndexRepair({
       storePath: input.storePath,
       rootPath,
       outputId: id,
-      safeNextIndex: target,
+      safeNextIndex: bucket,
+      lowerBound: target,
+      value: target,
+      evidenceText: input.evidenceText?.get(id) ?? 'no bucket evidence',
+      evidenceListed: bucket !== null,
       action: 'restore-index',
       readOnlySource: input.readOnlySource,
       archive: input.archive,
@@ -78,7 +94,7 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
     for (const r of sub.refusals) if (!plan.refusals.some((x) => x.reason === r.reason)) plan.refusals.push(r);
     for (const w of sub.warnings) if (!plan.warnings.includes(w)) plan.warnings.push(w);
   }
-  const changing = subplans.filter((s) => !(s.details as { noChange: boolean }).noChange).length;
+  const changing = subplans.filter((s) => s.details?.kind === 'index' && !s.details.noChange).length;
   plan.summary = changing
     ? `Restore ${changing} index file(s) in ${path.basename(rootPath)} to the highest known value.`
     : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
@@ -88,7 +104,8 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
 
 export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
-  const subplans = (plan.details as { subplans: RepairPlan[] }).subplans;
+  if (plan.details?.kind !== 'restore') throw new Error('not a restore-index plan');
+  const subplans = plan.details.subplans;
   const result: RepairResult = {
     action: 'restore-index',
     applied: false,

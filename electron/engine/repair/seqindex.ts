@@ -5,7 +5,8 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { parseSeqIndex } from '../store/seq-index';
+import type { SeqIndexInfo } from '../../../shared/model';
+import { parseSeqIndex, seqIndexInfo } from '../store/seq-index';
 import { atomicWriteFile, mkdirExact, type AtomicWriteHooks } from './atomic';
 
 export function seqIndexPaths(rootPath: string, outputId: number): { sequenceDir: string; indexDir: string; file: string } {
@@ -75,7 +76,7 @@ export async function writeSeqIndex(
   outputId: number,
   value: number,
   hooks?: AtomicWriteHooks,
-): Promise<{ file: string; createdDirs: string[]; warnings: string[] }> {
+): Promise<{ file: string; createdDirs: string[]; warnings: string[]; info: SeqIndexInfo }> {
   const { sequenceDir, indexDir, file } = seqIndexPaths(rootPath, outputId);
   const st = await fsp.stat(rootPath);
   const owner = { uid: st.uid, gid: st.gid };
@@ -83,7 +84,9 @@ export async function writeSeqIndex(
   if (await mkdirExact(sequenceDir, 0o755, owner)) createdDirs.push(sequenceDir);
   if (await mkdirExact(indexDir, 0o700, owner)) createdDirs.push(indexDir);
   const res = await atomicWriteFile(file, encodeSeqIndex(value), { mode: 0o644, owner, hooks });
-  const back = fscanfU64(await fsp.readFile(file));
-  if (back === null || back !== BigInt(value)) throw new Error(`${file}: Fluent Bit would read ${back ?? 'nothing'} instead of ${value}`);
-  return { file, createdDirs, warnings: res.warnings };
+  // The one read-back, parsed by the scanner's own fscanf rule: what Fluent Bit will read.
+  const name = path.basename(file);
+  const info = seqIndexInfo(name, `sequence/index_metadata/${name}`, res.written, res.written.length, new Date().toISOString());
+  if (info.valueText !== String(value)) throw new Error(`${file}: Fluent Bit would read ${info.valueText ?? 'nothing'} instead of ${value}`);
+  return { file, createdDirs, warnings: res.warnings, info };
 }

@@ -80,7 +80,7 @@ export async function planUndo(
 }
 
 export async function applyUndo(plan: RepairPlan, opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {}): Promise<RepairResult> {
-  const d = plan.details as { journal: string; id: string } | undefined;
+  const d = plan.details?.kind === 'undo' ? plan.details : undefined;
   const result: RepairResult = {
     action: 'undo',
     applied: false,

@@ -5,7 +5,7 @@
  * maps every copy to its source key, version and time. Nothing in the store is touched.
  */
 import { CopyObjectCommand, ListObjectVersionsCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
+import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed } from './guard';
 import { headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
@@ -24,15 +24,6 @@ export interface RecoverInput {
   archive?: boolean;
   readOnlySource?: boolean;
   signal?: AbortSignal;
-}
-
-export interface RecoveryCopy {
-  sourceKey: string;
-  versionId: string;
-  lastModified: string | null;
-  size: number;
-  etag: string | null;
-  targetKey: string;
 }
 
 async function listAllVersions(client: S3Client, bucket: string, prefix: string | undefined, signal?: AbortSignal): Promise<S3VersionEntry[]> {
@@ -136,7 +127,8 @@ export async function applyRecoverVersions(
 ): Promise<RepairResult & { manifestKey: string | null }> {
   assertNotRefused(plan.refusals, opts.force);
   assertNotRefused((await checkWriteAllowed(plan.storePath, { skipProcessCheck: true })).refusals, false);
-  const d = plan.details as { bucket: string; copies: RecoveryCopy[]; recoveryPrefix: string };
+  const d = plan.details;
+  if (d?.kind !== 'recover') throw new Error('not a recover-versions plan');
   const result: RepairResult & { manifestKey: string | null } = {
     action: 'recover-versions',
     applied: false,

@@ -10,7 +10,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
-import type { S3ConnectionOptions } from '../../../shared/model';
+import type { S3ConnectionOptions, S3OutputSettings } from '../../../shared/model';
 
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -65,6 +65,30 @@ export function createS3Client(opts: CreateS3ClientOptions = {}): S3Client {
       throwOnRequestTimeout: true,
     },
   });
+}
+
+/**
+ * The one rule for what a request's connection means for an output: each field given in the
+ * request wins, else the output's own setting (profile, region, endpoint); path-style addressing
+ * when asked, else whenever there is an endpoint (Fluent Bit always sends path-style requests).
+ */
+export function resolveConnection(output: S3OutputSettings | null, conn: S3ConnectionOptions = {}): S3ConnectionOptions {
+  const endpoint = conn.endpoint ?? output?.endpoint ?? undefined;
+  return {
+    profile: conn.profile ?? output?.profile ?? undefined,
+    region: conn.region ?? output?.region ?? undefined,
+    endpoint,
+    pathStyle: conn.pathStyle ?? !!endpoint,
+  };
+}
+
+/** The S3 client of one output for one request: every door builds its clients here. */
+export function clientForOutput(
+  output: S3OutputSettings | null,
+  conn: S3ConnectionOptions = {},
+  extra: Omit<CreateS3ClientOptions, keyof S3ConnectionOptions> = {},
+): S3Client {
+  return createS3Client({ ...resolveConnection(output, conn), ...extra });
 }
 
 export interface ConnectionDescription {

@@ -8,7 +8,16 @@
  * Offline: parseOfflineEvidence(docs) / loadOfflineEvidence({ listing, versions, multipart }) → S3Evidence
  *          from `aws s3api` JSON or the recorder format; OfflineEvidenceError names the file.
  */
-export { createS3Client, describeConnection, regionProvider, DEFAULT_REGION, type CreateS3ClientOptions, type ConnectionDescription } from './client';
+export {
+  createS3Client,
+  clientForOutput,
+  resolveConnection,
+  describeConnection,
+  regionProvider,
+  DEFAULT_REGION,
+  type CreateS3ClientOptions,
+  type ConnectionDescription,
+} from './client';
 export { listForKeyFormat, type ListForKeyFormatOptions, type ListFocus } from './planner';
 export {
   listAllObjects,

@@ -135,6 +135,7 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   let sawVersions = false;
   let sawUploads = false;
   let complete = true;
+  const prefixes = new Set<string>();
   const parsed: { name: string; doc: ParsedDoc }[] = [];
 
   for (const d of docs) for (const doc of parseDocument(d)) parsed.push({ name: d.name, doc });
@@ -155,6 +156,7 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
     if (doc.kind === 'list-objects') {
       sawListing = true;
       bucketOf(name, doc.value.Name);
+      if (doc.value.Prefix) prefixes.add(doc.value.Prefix);
       for (const c of doc.value.Contents ?? []) addObject(name, { key: c.Key, size: c.Size, etag: c.ETag ?? null, lastModified: iso(c.LastModified) });
     } else if (doc.kind === 'recorder') {
       sawListing = true;
@@ -243,6 +245,7 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
     notes,
     requests: 0,
     complete,
+    ...(prefixes.size ? { listedPrefixes: [...prefixes].sort() } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import type { ContractError } from '../../../shared/contract';
 
 type Code = ContractError['code'];
 /** Engine errors that mean "the file or value you gave is not usable". */
-const INPUT_ERRORS = new Set(['ConfigError', 'OfflineEvidenceError', 'DiagnoseInputError']);
+const INPUT_ERRORS = new Set(['ConfigError', 'OfflineEvidenceError', 'DiagnoseInputError', 'ActionInputError', 'StoreError']);
 const CODES: readonly Code[] = ['invalid-input', 'not-found', 'forbidden', 'refused', 'cancelled', 'failed'];
 
 /** Thrown by the session layer when it knows exactly what went wrong. */
@@ -69,7 +69,9 @@ export function toContractError(err: unknown, opts: { signal?: AbortSignal; requ
   // Node's own messages ("ENOENT: no such file or directory, open '/x'") get a plain sentence;
   // errors from the engine already have one.
   const raw = typeof e.code === 'string' && message.startsWith(`${e.code}:`);
-  if (typeof e.code === 'string' && (CODES as readonly string[]).includes(e.code)) {
+  if ((err as Error)?.name === 'S3EvidenceError') {
+    code = 'failed'; // the bucket answered with an error: not a problem of the request itself
+  } else if (typeof e.code === 'string' && (CODES as readonly string[]).includes(e.code)) {
     code = e.code as Code;
   } else if ((err as Error)?.name === 'RefusedError') {
     code = 'refused';

@@ -1,15 +1,29 @@
 /**
  * Requests that read: chunk.inspect, chunk.records, config.load, evidence.importOffline,
- * evidence.live and diagnose.run. Chunk paths must lie in a root of the named store.
+ * evidence.importFiles, evidence.live and diagnose.run. Chunk paths must lie in a root of the
+ * named store.
  */
 import type { EngineHandlers } from '../../../shared/contract';
-import type { Diagnosis, FluentBitOutput } from '../../../shared/model';
-import { matchRoot } from '../diagnose';
+import type { Diagnosis, FluentBitOutput, S3Evidence } from '../../../shared/model';
+import { listLiveEvidence, matchRoot, offlineTarget, selectTargets } from '../diagnose';
+import { clientForOutput, loadOfflineEvidence, parseOfflineEvidence } from '../s3';
+import { readChunk, readRecords } from '../store';
+import { loadConfigFile, loadConfigText } from './config';
+import { diagnoseSession } from './context';
 import { EngineError } from './errors';
 import { requireRoot, type StoreSession } from './registry';
 import type { SessionContext } from './handlers-store';
 
-type InspectHandlers = Pick<EngineHandlers, 'chunk.inspect' | 'chunk.records' | 'config.load' | 'evidence.importOffline' | 'evidence.live' | 'diagnose.run'>;
+type InspectHandlers = Pick<
+  EngineHandlers,
+  'chunk.inspect' | 'chunk.records' | 'config.load' | 'evidence.importOffline' | 'evidence.importFiles' | 'evidence.live' | 'diagnose.run'
+>;
+
+/** A listing that no output of this store can take is refused at import, not silently ignored. */
+function checkTied(s: StoreSession, evidence: S3Evidence, outputId: number | undefined): void {
+  const targets = selectTargets(s.report, s.config);
+  if (targets.length) offlineTarget(targets, evidence, outputId);
+}
 
 function s3Output(s: StoreSession, outputId: number): FluentBitOutput {
   if (!s.config) throw new EngineError('refused', "load the Fluent Bit config first: live listing needs the output's bucket and key format");
@@ -20,8 +34,8 @@ function s3Output(s: StoreSession, outputId: number): FluentBitOutput {
   return out;
 }
 
-export async function runDiagnose(ctx: SessionContext, s: StoreSession, at?: string, outputId?: number): Promise<Diagnosis> {
-  const diagnosis = await ctx.deps.diagnose(s, { at, outputId });
+export function runDiagnose(s: StoreSession, at?: string, outputId?: number): Diagnosis {
+  const diagnosis = diagnoseSession(s, { at, outputId });
   s.diagnosis = diagnosis;
   return diagnosis;
 }
@@ -31,19 +45,19 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
     'chunk.inspect': async (input) => {
       const s = ctx.registry.get(input.storeId);
       requireRoot(s, input.rootPath);
-      const read = await ctx.deps.readChunk(s.path, input.rootPath, input.chunkPath);
+      const read = await readChunk(s.path, input.rootPath, input.chunkPath);
       return { chunk: read.info, headerHex: read.headerHex };
     },
 
-    'chunk.records': async (input, ec) => {
+    'chunk.records': async (input) => {
       const s = ctx.registry.get(input.storeId);
       requireRoot(s, input.rootPath);
-      return ctx.deps.readRecords(s.path, input.rootPath, input.chunkPath, input.offset, input.limit, ec.signal);
+      return readRecords(s.path, input.rootPath, input.chunkPath, input.offset, input.limit);
     },
 
     'config.load': async (input) => {
       const s = ctx.registry.get(input.storeId);
-      const config = input.path ? await ctx.deps.loadConfigFile(input.path) : await ctx.deps.loadConfigText(input.document!.name, input.document!.text);
+      const config = input.path ? await loadConfigFile(input.path) : await loadConfigText(input.document!.name, input.document!.text);
       s.config = config;
       s.diagnosis = null;
       return config;
@@ -51,7 +65,18 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
 
     'evidence.importOffline': async (input) => {
       const s = ctx.registry.get(input.storeId);
-      const evidence = await ctx.deps.parseOfflineEvidence(input.documents);
+      const evidence = parseOfflineEvidence(input.documents);
+      checkTied(s, evidence, input.outputId);
+      if (input.outputId !== undefined) s.evidenceByOutput.set(input.outputId, evidence);
+      else s.evidence = evidence;
+      s.diagnosis = null;
+      return evidence;
+    },
+
+    'evidence.importFiles': async (input) => {
+      const s = ctx.registry.get(input.storeId);
+      const evidence = await loadOfflineEvidence({ listing: input.listing, versions: input.versions, multipart: input.multipart });
+      checkTied(s, evidence, input.outputId);
       if (input.outputId !== undefined) s.evidenceByOutput.set(input.outputId, evidence);
       else s.evidence = evidence;
       s.diagnosis = null;
@@ -61,18 +86,27 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
     'evidence.live': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);
       const output = s3Output(s, input.outputId);
-      const evidence = await ctx.deps.listLive(output, input.connection, {
-        signal: ec.signal,
-        onProgress: ec.onProgress,
-        at: input.at ? new Date(input.at) : undefined,
-        fullListing: input.fullListing,
-        root: matchRoot(s.report, output.s3!),
-      });
-      s.evidenceByOutput.set(input.outputId, evidence);
-      s.diagnosis = null;
-      return evidence;
+      const s3 = output.s3!;
+      const client = clientForOutput(s3, input.connection);
+      try {
+        const { evidence } = await listLiveEvidence(client, {
+          bucket: s3.bucket,
+          keyFormat: s3.s3KeyFormat,
+          tagDelimiters: s3.tagDelimiters,
+          root: matchRoot(s.report, s3),
+          at: input.at ? new Date(input.at) : new Date(),
+          fullListing: input.fullListing,
+          signal: ec.signal,
+          onProgress: ec.onProgress,
+        });
+        s.evidenceByOutput.set(input.outputId, evidence);
+        s.diagnosis = null;
+        return evidence;
+      } finally {
+        client.destroy();
+      }
     },
 
-    'diagnose.run': async (input) => runDiagnose(ctx, ctx.registry.get(input.storeId), input.at, input.outputId),
+    'diagnose.run': async (input) => runDiagnose(ctx.registry.get(input.storeId), input.at, input.outputId),
   };
 }

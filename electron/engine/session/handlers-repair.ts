@@ -1,60 +1,53 @@
 /**
- * Requests that plan or write: repair.plan, repair.apply (refused while the store changes under
- * us, and re-scanned after writing), report.export and task.cancel.
+ * Requests that plan or write — repair.plan, repair.import, repair.apply (through the one pipeline
+ * in ./repair.ts) — and report.export, task.cancel.
  */
-import path from 'node:path';
 import type { EngineHandlers } from '../../../shared/contract';
-import type { RepairPlan } from '../../../shared/model';
+import { repairPlanRequestSchema } from '../../../shared/contract';
 import { EngineError } from './errors';
 import { exportJson, exportMarkdown } from './export';
 import { evidenceFor } from './registry';
 import { runDiagnose } from './handlers-inspect';
 import type { SessionContext } from './handlers-store';
+import { applyRecord, importPlan, planRequest } from './repair';
+import type { StoredPlan } from './plans';
 import type { TaskRegistry } from './tasks';
 
-type RepairHandlers = Pick<EngineHandlers, 'repair.plan' | 'repair.apply' | 'report.export' | 'task.cancel'>;
+type RepairHandlers = Pick<EngineHandlers, 'repair.plan' | 'repair.import' | 'repair.apply' | 'report.export' | 'task.cancel'>;
 
-/** Local paths a plan writes (for telling our own writes from Fluent Bit's in the live watch). */
-function localTargets(plan: RepairPlan): string[] {
-  return plan.steps.map((s) => s.target).filter((t) => path.isAbsolute(t));
-}
-
+/** After a write, changes to its own paths are ours for a short while. */
 const OWN_WRITE_GRACE_MS = 3000;
 
 export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): RepairHandlers {
   return {
     'repair.plan': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);
-      return ctx.deps.repairPlan(s, input, { signal: ec.signal, onProgress: ec.onProgress });
+      const { storeId: _storeId, ...req } = input;
+      return planRequest(s, ctx.plans, ctx.door, req, { signal: ec.signal, onProgress: ec.onProgress });
+    },
+
+    'repair.import': async (input, ec) => {
+      const s = ctx.registry.get(input.storeId);
+      const req = repairPlanRequestSchema.safeParse(input.request);
+      if (!req.success) throw new EngineError('invalid-input', `the saved plan's request is not valid: ${req.error.issues[0]?.message ?? 'invalid'}`);
+      return importPlan(s, ctx.plans, ctx.door, input.plan as unknown as StoredPlan, req.data, { signal: ec.signal, onProgress: ec.onProgress });
     },
 
     'repair.apply': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);
-      if (s.report.source.kind === 'archive')
-        throw new EngineError('refused', `${path.basename(s.path)} is an archive: it is opened read-only. Extract it and open the folder to repair.`, s.path);
-      if (s.changedSinceScan && input.action !== 'undo') {
-        throw new EngineError(
-          'refused',
-          `the store changed at ${s.lastChangeAt ?? 'an unknown time'} after it was scanned (is Fluent Bit running?). Stop Fluent Bit, rescan, and plan again.`,
-          s.path,
-        );
-      }
-      const expected = ctx.deps.confirmations(s, input);
-      if (!expected.includes(input.confirm)) {
-        throw new EngineError('refused', `type the bucket name (${expected.join(' or ')}) to confirm this ${input.action}`);
-      }
-      const plan = await ctx.deps.repairPlan(s, input, { signal: ec.signal, onProgress: ec.onProgress });
-      s.ownWrites = { paths: new Set(localTargets(plan)), until: Number.POSITIVE_INFINITY };
-      try {
-        const result = await ctx.deps.repairApply(s, input, plan, { signal: ec.signal, onProgress: ec.onProgress });
-        // What we wrote is now the truth: rescan so the views and the next plan see it.
-        s.report = await ctx.deps.scanStore(s.path, { signal: ec.signal });
-        s.changedSinceScan = false;
-        s.diagnosis = null;
-        return result;
-      } finally {
-        s.ownWrites = { paths: s.ownWrites?.paths ?? new Set(), until: Date.now() + OWN_WRITE_GRACE_MS };
-      }
+      return applyRecord(
+        s,
+        ctx.plans,
+        input.planId,
+        input.confirm,
+        {
+          door: ctx.door,
+          ownWrites: (paths, active) => {
+            s.ownWrites = { paths: new Set(paths), until: active ? Number.POSITIVE_INFINITY : Date.now() + OWN_WRITE_GRACE_MS };
+          },
+        },
+        { signal: ec.signal, onProgress: ec.onProgress },
+      );
     },
 
     'report.export': async (input) => {
@@ -62,7 +55,7 @@ export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): Repair
       let diagnosis = s.diagnosis;
       if (!diagnosis) {
         try {
-          diagnosis = await runDiagnose(ctx, s);
+          diagnosis = runDiagnose(s);
         } catch {
           diagnosis = null; // the report still carries the scan
         }

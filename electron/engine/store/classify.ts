@@ -30,7 +30,7 @@ function entryType(n: TreeNode): IgnoredEntry['type'] {
   return n.type;
 }
 
-function ignoredReason(n: TreeNode, level: 'root' | 'stream'): string {
+export function ignoredReason(n: TreeNode, level: 'root' | 'stream'): string {
   if (n.name.startsWith('.'))
     return `name starts with "." — chunkio skips dot entries${n.name === '.store-doctor' ? " (Store Doctor's own backup folder)" : ''}`;
   if (n.type === 'symlink')
@@ -146,12 +146,27 @@ export function classifyRoot(root: TreeNode, bucket: string, rootPath: string, p
       if (f.readError) seqIndex[seqIndex.length - 1].message = f.readError;
     }
   }
+  return finishRoot(bucket, rootPath, streams, seqIndex, ignored, meta?.type === 'directory');
+}
+
+/**
+ * A root's report from its streams and seq_index files: what protects `sequence/`, and the totals
+ * (also used to refresh a root after a write changed some of its streams).
+ */
+export function finishRoot(
+  bucket: string,
+  rootPath: string,
+  streams: StreamInfo[],
+  seqIndex: SeqIndexInfo[],
+  ignored: IgnoredEntry[],
+  indexMetadataPresent: boolean,
+): RootReport {
   const seqStream = streams.find((s) => s.kind === 'sequence');
   const markers = seqStream ? seqStream.chunks.map((c) => c.name) : [];
   const validMarkers = seqStream ? seqStream.chunks.filter((c) => !REJECTED.has(c.status)).length : 0;
   const sequence: SequenceInfo = {
     present: !!seqStream,
-    indexMetadataPresent: meta?.type === 'directory',
+    indexMetadataPresent,
     markerChunks: markers,
     deletedOnGracefulStop: !!seqStream && validMarkers === 0,
     message: !seqStream

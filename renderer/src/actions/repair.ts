@@ -4,8 +4,9 @@ import type { PlanFlowState } from '../state/planFlow';
 import { connectionInput, useEvidence } from '../state/evidence';
 import { useSession } from '../state/session';
 import type { StoreApi } from 'zustand';
+import { mergeStoreUpdate } from '../../../shared/store-update';
 import { cancelTask, describeError, isCancelled, runTask } from './run';
-import { rescan } from './store';
+import { runDiagnosis } from './evidence';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -47,25 +48,30 @@ export async function makePlan(flow: Flow): Promise<void> {
   }
 }
 
+/** Apply exactly the plan under review (its id), then take what changed from the result: no rescan. */
 export async function applyPlan(flow: Flow): Promise<void> {
-  const input = planInput(flow);
-  if (!input) return;
+  const opened = useSession.getState().opened;
+  const plan = flow.getState().plan;
+  if (!opened || !plan?.planId) return;
   if (useSession.getState().changed) {
     flow.getState().fail('The store changed on disk: writes are blocked until you rescan.');
     return;
   }
   const confirm = flow.getState().confirmText;
   try {
-    const result = await runTask('repair.apply', { ...input, confirm }, `Applying ${input.action}`, {
+    const result = await runTask('repair.apply', { storeId: opened.storeId, planId: plan.planId, confirm }, `Applying ${plan.action}`, {
       onStart: (taskId) => flow.getState().applying(taskId),
     });
     flow.getState().applied(result);
+    const now = useSession.getState().opened;
+    if (now?.storeId === opened.storeId && result.storeUpdate?.length)
+      useSession.getState().setOpened({ ...now, report: mergeStoreUpdate(now.report, result.storeUpdate) });
   } catch (e) {
-    if (isCancelled(e)) flow.getState().cancelled('Cancelled. What was done before the cancel stays done; run it again to resume.');
+    if (isCancelled(e)) flow.getState().cancelled('Cancelled. What was done before the cancel stays done; plan it again to resume.');
     else flow.getState().fail(describeError(e, 'Applying'));
     return;
   }
-  await rescan();
+  await runDiagnosis();
 }
 
 export async function cancelApply(flow: Flow): Promise<void> {

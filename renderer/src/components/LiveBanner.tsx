@@ -11,7 +11,6 @@ export function LiveBanner() {
     <div className="banner warning" role="alert" data-testid="live-banner">
       <div>
         <strong>The store changed on disk — writes are blocked; rescan.</strong>{' '}
-        {changed.fluentBitRunning ? 'Fluent Bit looks like it is running: stop it before any repair. ' : ''}
         {sample ? (
           <span className="muted">
             Changed: {sample}

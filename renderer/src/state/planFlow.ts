@@ -87,8 +87,9 @@ export const useRepair = createPlanFlow('repair-index');
 export const useReplay = createPlanFlow('replay');
 export const useMultipart = createPlanFlow('multipart');
 
-/** The bucket name the user must type: the plan's root, else the output's bucket. */
+/** The phrase the user must type: the plan's own (the engine decides it), else the plan's root's bucket, else the output's. */
 export function expectedBucket(plan: Plan | null, roots: { path: string; bucket: string }[], outputBucket: string | null): string | null {
+  if (plan?.confirm) return plan.confirm;
   if (plan?.rootPath) {
     const root = roots.find((r) => r.path === plan.rootPath);
     if (root) return root.bucket;

@@ -112,6 +112,8 @@ export function syntheticDiagnosis(bucket = 'logs-bucket'): Diagnosis {
         persistedNextIndex: 9,
         highestIndexInBucket: 16,
         safeNextIndex: 17,
+        lowerBoundNextIndex: 17,
+        indexEvidence: { coverage: 'complete', text: `a complete listing of bucket ${bucket}` },
         timeline: [
           { time: '2026-11-29T10:00:00.000Z', index: 14, key: 'app.web/2026/11/29/10_00_00-14' },
           { time: '2026-11-29T10:01:00.000Z', index: 15, key: 'app.web/2026/11/29/10_01_00-15' },
@@ -137,10 +139,16 @@ export function syntheticDiagnosis(bucket = 'logs-bucket'): Diagnosis {
             summary: 'seq_index_0 says 9 but the bucket already has index 16',
             evidence: ['app.web/2026/11/29/10_02_00-16'],
             action: 'Repair the index to 17 before restarting Fluent Bit.',
+            next: [{ label: 'Plan the index repair (next index 17)', request: { name: 'repair.plan', input: { action: 'repair-index', outputId: 0 } } }],
             outputId: 0,
           },
         ],
       },
     ],
+    checks: {
+      store: true,
+      config: ['/etc/fluent-bit/fluent-bit.conf'],
+      outputs: [{ id: 0, displayName: 's3.0', listing: 'complete', versions: false, multipart: false }],
+    },
   };
 }

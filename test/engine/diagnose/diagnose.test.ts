@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandsOf } from '../../support/commands';
 import { diagnose, findResets, worstSeverity } from '../../../electron/engine/diagnose';
 import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis, FluentBitConfig } from '../../../shared/model';
@@ -34,7 +35,7 @@ describe('OVERWRITE_RISK', () => {
     expect(risk.data).toMatchObject({ startIndex: 0, keys: keys.slice(0, 5).map((k) => k[0]), windowEnd: '2026-11-30T00:00:00.000Z' });
     expect(risk.evidence.join('\n')).toContain('app.web/2026/11/29/0');
     expect(risk.evidence.join('\n')).not.toContain('2026/11/28/5');
-    expect(risk.action).toContain('store-doctor repair-index /data/store --config /etc/fb/fluent-bit.conf --apply');
+    expect(commandsOf(risk)).toContain('store-doctor repair-index /data/store --config /etc/fb/fluent-bit.conf --apply');
     expect(codes(d)[0]).toBe('OVERWRITE_RISK');
     expect(codes(d)).toEqual(expect.arrayContaining(['INDEX_FILE_MISSING', 'SEQUENCE_UNPROTECTED']));
     expect(find(d, 'SEQUENCE_UNPROTECTED')!.severity).toBe('error');
@@ -114,7 +115,7 @@ describe('versions, reuse, resets', () => {
     expect(f.severity).toBe('critical');
     expect(f.data).toEqual({ keys: ['logs/segment_0'] });
     expect(f.evidence[0]).toMatch(/logs\/segment_0: 2 versions v1 .* v3/);
-    expect(f.action).toContain('store-doctor recover-versions');
+    expect(commandsOf(f)).toContain('store-doctor recover-versions');
     expect(find(d, 'INDEX_REUSED')!.data).toMatchObject({ indices: [0] });
     expect(d.outputs[0].resets).toEqual([{ time: '2026-11-29T12:00:00.000Z', from: 1, to: 0 }]);
   });
@@ -269,7 +270,8 @@ describe('store contents', () => {
       report: report(root('a', { seqIndex: [seq(2, 9)] }), root('c', { streams: [stream('q', 'quarantine', [chunk('quarantine', 'x')])] })),
       config: null,
     });
-    expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex])).toEqual([[2, 'a', 9, 9]]);
+    // no config, no listing: the persisted value is only a lower bound, nothing is called safe
+    expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex, o.lowerBoundNextIndex])).toEqual([[2, 'a', 9, null, 9]]);
     expect(d.outputs[0].findings.find((f) => f.code === 'NO_EVIDENCE')!.data).toEqual({ reason: 'no-config' });
     expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'ROOT_NOT_FOUND']);
   });

@@ -3,6 +3,7 @@
  * whose `$INDEX` is beyond 2^53.
  */
 import { describe, expect, it } from 'vitest';
+import { commandsOf } from '../../support/commands';
 import { diagnose } from '../../../electron/engine/diagnose';
 import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis } from '../../../shared/model';
@@ -32,11 +33,11 @@ describe('OUTPUT_ID_MISMATCH with a stray seq_index above the safe index', () =>
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 42)] })), config, evidence: { 1: evidence(segments(10)) }, at });
     expect(d.outputs[0]).toMatchObject({ id: 1, highestIndexInBucket: 9, safeNextIndex: 42 });
     const f = find(d, 'OUTPUT_ID_MISMATCH')!;
-    expect(f.action).toMatch(/repair-index .*--apply/);
-    expect(f.action).toMatch(/writes? 42/);
-    expect(f.evidence.join('\n')).toMatch(/safe next index 42 includes seq_index_0 = 42/);
+    expect(commandsOf(f)).toMatch(/repair-index .*--apply/);
+    expect(f.action).toMatch(/safe next index 42/);
+    expect(f.evidence.join('\n')).toMatch(/the next index \(at least 42\) includes seq_index_0 = 42/);
     // the other findings agree on the value
-    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(/to write 42 to seq_index_1/);
+    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(/set seq_index_1 to 42/);
   });
 
   it('a stray value below the bucket changes nothing', async () => {
@@ -61,11 +62,13 @@ describe('bucket keys with $INDEX beyond 2^53', () => {
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence(keys) }, at });
     const o = d.outputs[0];
     expect(o.highestIndexInBucketText).toBe('9007199254740993');
-    expect(o.safeNextIndexText).toBe('9007199254740994');
-    // the numbers are never below the exact values, and are not safe integers: repair-index refuses them
+    expect(o.lowerBoundNextIndexText).toBe('9007199254740994');
+    // the numbers are never below the exact values, and are not safe integers: nothing Store Doctor
+    // writes, so no safe next index is claimed at all
     expect(o.highestIndexInBucket!).toBeGreaterThanOrEqual(9007199254740992);
-    expect(BigInt(o.safeNextIndex)).toBeGreaterThanOrEqual(9007199254740994n);
-    expect(Number.isSafeInteger(o.safeNextIndex)).toBe(false);
+    expect(BigInt(o.lowerBoundNextIndex)).toBeGreaterThanOrEqual(9007199254740994n);
+    expect(Number.isSafeInteger(o.lowerBoundNextIndex)).toBe(false);
+    expect(o.safeNextIndex).toBeNull();
     const f = find(d, 'INDEX_BEYOND_EXACT_RANGE')!;
     expect(f.severity).toBe('error');
     expect(f.evidence.join('\n')).toContain('a/9007199254740993');

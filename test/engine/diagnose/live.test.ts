@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, OutputDiagnosis, RootReport } from '../../../shared/model';
-import { planLiveListing, runDiagnosis } from '../../../electron/engine/diagnose';
+import { planLiveListing } from '../../../electron/engine/diagnose';
+import { diagnoseStore as runDiagnosis } from '../../support/diagnose';
 import { createEngine, dispatchRequest } from '../../../electron/engine';
 import { scanStore } from '../../../electron/engine/store';
 import { s3Enabled, testS3, type TestS3 } from '../../support/s3';
@@ -71,7 +72,7 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
   let dir: string;
   let restoreEnv: () => void;
   const uploads: { bucket: string; key: string; uploadId: string }[] = [];
-  const live = () => ({ enabled: true, endpoint: s3.endpoint, region: 'us-east-1', pathStyle: true });
+  const live = () => ({ endpoint: s3.endpoint, region: 'us-east-1', pathStyle: true });
 
   beforeAll(() => {
     s3 = testS3();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runDiagnosis, worstSeverity } from '../../../electron/engine/diagnose';
+import { worstSeverity } from '../../../electron/engine/diagnose';
+import { diagnoseStore as runDiagnosis } from '../../support/diagnose';
 import type { OutputDiagnosis } from '../../../shared/model';
 
 const FIX = path.resolve(__dirname, '../../fixtures/fluent-bit-real');

@@ -4,6 +4,7 @@ import { diagnose } from '../../../electron/engine/diagnose';
 import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis } from '../../../shared/model';
 import { chunk, evidence, report, root, seq, stream } from './build-report';
+import { actionText, commandsOf } from '../../support/commands';
 
 const conf = (...outputs: string[]) =>
   parseFluentBitConfig(
@@ -32,8 +33,8 @@ describe('a live listing only partly denied (incomplete evidence)', () => {
     const text = [f.summary, ...f.evidence, f.action].join('\n');
     expect(text).not.toMatch(/no key of this format in the bucket/);
     expect(text).toMatch(/incomplete/);
-    expect(f.action).not.toMatch(/repair-index[^`]*--apply/);
-    expect(f.action).not.toMatch(/to write \d+/);
+    expect(commandsOf(f)).not.toMatch(/repair-index[^\n]*--apply/);
+    expect(f.action).not.toMatch(/to write \d+|set seq_index_\d+ to \d+/);
     expect(f.data).toMatchObject({ safeNextIndex: null });
   });
 
@@ -53,16 +54,18 @@ describe('a live listing only partly denied (incomplete evidence)', () => {
       expect(f.action, code).toMatch(/incomplete/);
       expect([...f.evidence, f.action].join('\n'), code).toMatch(/at least 3/);
     }
-    // the numbers stay what the evidence shows: never below the persisted index nor highest + 1
-    expect(d.outputs[0]).toMatchObject({ persistedNextIndex: 1, highestIndexInBucket: 2, safeNextIndex: 3 });
+    // the numbers stay what the evidence shows: never below the persisted index nor highest + 1 —
+    // as a lower bound only: incomplete evidence calls no value safe
+    expect(d.outputs[0]).toMatchObject({ persistedNextIndex: 1, highestIndexInBucket: 2, safeNextIndex: null, lowerBoundNextIndex: 3 });
+    expect(d.outputs[0].indexEvidence.coverage).toBe('incomplete');
   });
 
   it('with complete evidence the repair command and value are still recommended', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const d = diagnose({ report: report(root('b')), config, evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) } });
-    expect(find(d, 'INDEX_FILE_MISSING')!.action).toMatch(
-      /repair-index \/data\/store --config \/etc\/fb\/fluent-bit.conf --apply` with Fluent Bit stopped to write 5 to seq_index_0/,
-    );
+    const f = find(d, 'INDEX_FILE_MISSING')!;
+    expect(commandsOf(f)).toMatch(/^store-doctor repair-index \/data\/store --config \/etc\/fb\/fluent-bit.conf --apply$/m);
+    expect(f.action).toMatch(/With Fluent Bit stopped, set seq_index_0 to 5/);
   });
 });
 
@@ -91,11 +94,13 @@ describe('recommended commands are valid invocations', () => {
         ],
       }),
     );
-    const d = diagnose({ report: r, config, evidence: { 0: ev }, commands: { evidenceArgs: ['--listing', 'l.json', '--versions', 'v.json'] } });
+    const d = diagnose({ report: r, config, evidence: { 0: ev } });
     for (const code of ['OBJECTS_OVERWRITTEN', 'BUFFERED_BACKLOG', 'QUARANTINED_DATA', 'MULTIPART_ORPHANED']) {
       const f = all(d).find((x) => x.code === code)!;
       expect(f, code).toBeDefined();
-      const cmd = /`(store-doctor (?:replay|multipart|recover-versions) [^`]*)`/.exec(f.action)?.[1];
+      const cmd = /(store-doctor (?:replay|multipart|recover-versions) .*)/.exec(
+        commandsOf(f, { evidenceArgs: ['--listing', 'l.json', '--versions', 'v.json'] }),
+      )?.[1];
       expect(cmd, code).toBeDefined();
       expect(cmd, code).toMatch(/ --live( |$)/);
       expect(cmd, code).not.toMatch(/--listing|--versions/);
@@ -105,36 +110,31 @@ describe('recommended commands are valid invocations', () => {
   it('live evidence arguments (profile, endpoint) are kept for commands that need the bucket', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const r = report(root('b', { seqIndex: [seq(0, 0)], streams: [stream('2026-11-29T10:00:00', 'data', [chunk('2026-11-29T10:00:00', '1-1')])] }));
-    const d = diagnose({
-      report: r,
-      config,
-      evidence: { 0: evidence([]) },
-      commands: { evidenceArgs: ['--live', '--profile', 'prod', '--endpoint', 'http://127.0.0.1:9000'] },
-    });
-    expect(all(d).find((x) => x.code === 'BUFFERED_BACKLOG')!.action).toContain(
-      'store-doctor replay /data/store --config /etc/fb/fluent-bit.conf --live --profile prod --endpoint http://127.0.0.1:9000 --apply',
-    );
+    const d = diagnose({ report: r, config, evidence: { 0: evidence([]) } });
+    expect(
+      commandsOf(
+        all(d).find((x) => x.code === 'BUFFERED_BACKLOG')!,
+        { evidenceArgs: ['--live', '--profile', 'prod', '--endpoint', 'http://127.0.0.1:9000'] },
+      ),
+    ).toContain('store-doctor replay /data/store --config /etc/fb/fluent-bit.conf --live --profile prod --endpoint http://127.0.0.1:9000 --apply');
   });
 
   it('SEQUENCE_UNPROTECTED recommends the marker it describes (protect-index defaults to shadow)', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
     const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 3)] })), config, evidence: { 0: evidence([]) } });
     const f = find(d, 'SEQUENCE_UNPROTECTED')!;
-    expect(f.action).toMatch(/marker chunk: `store-doctor protect-index [^`]*--method marker[^`]*--apply`/);
-    expect(f.action).toMatch(/restore-index/);
+    expect(f.action).toMatch(/marker chunk/);
+    expect(commandsOf(f)).toMatch(/^store-doctor protect-index .*--method marker.*--apply$/m);
+    expect(actionText(f)).toMatch(/shadow copy/);
   });
 });
 
 describe('commands for a snapshot', () => {
   it('a tarball is read-only evidence: commands that change something name the live store_dir', async () => {
     const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
-    const d = diagnose({
-      report: report(root('b')),
-      config,
-      evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) },
-      commands: { store: 'cust/store.tar.gz' },
-    });
-    expect(find(d, 'INDEX_FILE_MISSING')!.action).toContain('`store-doctor repair-index <store_dir> --config /etc/fb/fluent-bit.conf --apply`');
-    expect(find(d, 'SEQUENCE_UNPROTECTED')!.action).not.toContain('store.tar.gz');
+    const d = diagnose({ report: report(root('b')), config, evidence: { 0: evidence([['logs/segment_4', '2026-11-29T10:00:00Z']]) } });
+    const ctx = { store: 'cust/store.tar.gz' };
+    expect(commandsOf(find(d, 'INDEX_FILE_MISSING')!, ctx)).toContain('store-doctor repair-index <store_dir> --config /etc/fb/fluent-bit.conf --apply');
+    expect(commandsOf(find(d, 'SEQUENCE_UNPROTECTED')!, ctx)).not.toContain('store.tar.gz');
   });
 });

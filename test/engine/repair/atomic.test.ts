@@ -23,8 +23,9 @@ describe('atomicWriteFile', () => {
     const f = path.join(t.dir, 'x');
     writeFileSync(f, 'old');
     chmodSync(f, 0o600);
-    const r = await atomicWriteFile(f, Buffer.from('new-bytes'));
+    const r = await atomicWriteFile(f, Buffer.from('new-bytes'), { readPrevious: true });
     expect(r.previous?.toString()).toBe('old');
+    expect(r.written.toString()).toBe('new-bytes');
     expect(await fsp.readFile(f, 'utf8')).toBe('new-bytes');
     expect(statSync(f).mode & 0o777).toBe(0o600);
   });

@@ -90,7 +90,14 @@ describe('shadow copy + restore-index (pre-start hook)', () => {
 
     // graceful stop on unpatched Fluent Bit: sequence/ is gone
     rmSync(path.join(fx.root, 'sequence'), { recursive: true });
-    const r = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, skipProcessCheck: true });
+    // a shadow taken while Fluent Bit ran may be behind its exit flush: without bucket evidence it is refused
+    const unsure = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, skipProcessCheck: true });
+    expect(unsure.refusals).toEqual([{ reason: expect.stringMatching(/not known to be final/), forceable: true }]);
+    await expect(applyRestorePlan(unsure, { skipProcessCheck: true })).rejects.toThrow(/not known to be final/);
+    expect(existsSync(seqFile(fx.root))).toBe(false);
+    // a final shadow value (taken after the exit flush, as the guard keeps it) is restored
+    const r = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, shadowFinal: true, skipProcessCheck: true });
+    expect(r.refusals).toEqual([]);
     expect(r.why.join('\n')).toMatch(/shadow 6, disk missing/);
     await applyRestorePlan(r, { skipProcessCheck: true });
     expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('6');

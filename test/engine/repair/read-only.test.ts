@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { RepairAction, RepairPlan } from '../../../shared/model';
-import { runDiagnosis } from '../../../electron/engine/diagnose';
+import { diagnoseStore as runDiagnosis } from '../../support/diagnose';
 import { applyPlan, planAction, RefusedError, type ActionOptions, type DiagnosisContext } from '../../../electron/engine/repair';
 import { guardTestHooks } from '../../../electron/engine/repair/guard';
 import { planMultipart } from '../../../electron/engine/repair/multipart';

@@ -67,7 +67,9 @@ describe('createEngine on real stores', () => {
     expect(page.records.length).toBeGreaterThan(0);
     expect(page.records[0]).toHaveProperty('svc');
     // Archives are read-only: a repair is refused before anything is planned.
-    const r = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, action: 'repair-index', confirm: 'fb-index-reset' });
+    const plan = await ok(e, 'repair.plan', { storeId: opened.storeId, action: 'repair-index', value: 12 });
+    expect(plan.refusals.map((x: any) => x.reason).join(' ')).toMatch(/archive/);
+    const r = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, planId: plan.planId, confirm: 'fb-index-reset' });
     expect(r).toMatchObject({ ok: false, error: { code: 'refused' } });
   });
 
@@ -191,26 +193,28 @@ describe('live watch', () => {
     await expect.poll(() => changes.length, { timeout: 5000 }).toBeGreaterThan(0);
     expect(changes[0].storeId).toBe(opened.storeId);
 
-    const refused = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, action: 'repair-index', confirm: bucket });
+    const early = await ok(e, 'repair.plan', { storeId: opened.storeId, action: 'repair-index', value: 100 });
+    const refused = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, planId: early.planId, confirm: bucket });
     expect(refused).toMatchObject({ ok: false, error: { code: 'refused' } });
     expect((refused as any).error.message).toMatch(/changed/);
 
     fs.unlinkSync(newChunk);
     await new Promise((r) => setTimeout(r, 400));
     await ok(e, 'store.rescan', { storeId: opened.storeId });
-    const wrongConfirm = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, action: 'repair-index', value: 100, confirm: 'not-the-bucket' });
-    expect(wrongConfirm).toMatchObject({ ok: false, error: { code: 'refused' } });
-
     const plan = await ok(e, 'repair.plan', { storeId: opened.storeId, action: 'repair-index', value: 100 });
     expect(plan.steps.length).toBeGreaterThan(0);
+    const wrongConfirm = await dispatchRequest(e, 'repair.apply', { storeId: opened.storeId, planId: plan.planId, confirm: 'not-the-bucket' });
+    expect(wrongConfirm).toMatchObject({ ok: false, error: { code: 'refused' } });
+
     const before = changes.length;
-    const applied = await ok(e, 'repair.apply', { storeId: opened.storeId, action: 'repair-index', value: 100, confirm: bucket });
+    const applied = await ok(e, 'repair.apply', { storeId: opened.storeId, planId: plan.planId, confirm: bucket });
     expect(applied.applied).toBe(true);
     const seqFile = path.join(opened.report.roots[0].path, 'sequence', 'index_metadata', 'seq_index_0');
     expect(fs.readFileSync(seqFile, 'utf8')).toBe('100');
     await new Promise((r) => setTimeout(r, 600));
     expect(changes.length).toBe(before); // our own write is not "the store changed"
-    const undone = await ok(e, 'repair.apply', { storeId: opened.storeId, action: 'undo', confirm: bucket });
+    const undoPlan = await ok(e, 'repair.plan', { storeId: opened.storeId, action: 'undo' });
+    const undone = await ok(e, 'repair.apply', { storeId: opened.storeId, planId: undoPlan.planId, confirm: bucket });
     expect(undone.applied).toBe(true);
     expect(fs.readFileSync(seqFile, 'utf8')).toBe('6');
   });

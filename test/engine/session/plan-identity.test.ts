@@ -82,7 +82,14 @@ describe('plan identity', () => {
 
   it('refuses an unknown plan id and a plan of another store', async () => {
     const storeId = await openWithListing();
-    expect(await call('repair.apply', { storeId, planId: 'plan-doesnotexist', confirm: BUCKET })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await call('repair.apply', { storeId, planId: 'plan-doesnotexist', confirm: BUCKET })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
+    expect(await call('repair.apply', { storeId, planId: `plan-${'0'.repeat(24)}`, confirm: BUCKET })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
     const plan = await ok('repair.plan', { storeId, action: 'repair-index' });
     const other = extractFixture('crash-during-run', 'store-after-crash.tar.gz');
     try {

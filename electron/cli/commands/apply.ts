@@ -1,0 +1,53 @@
+/**
+ * `store-doctor apply <plan.json> [--json]`: apply a plan saved with `--plan-out`. The store, the
+ * config and the bucket evidence are read again from the sources the plan names (a live listing
+ * is listed again, for the same assumed restart time); the session plans the same request and
+ * accepts only the very same plan, then applies exactly it. Stale plans are refused (exit 5).
+ */
+import type { Command } from 'commander';
+import type { RepairPlan } from '../../../shared/model';
+import { openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
+import { cancelOnSigint, CliError, EXIT, printJson } from '../output';
+import { withSession } from '../session';
+import { applyAndReport, formatPlan } from './repair-common';
+import { readPlanFile } from './plan-file';
+
+export function registerApply(program: Command): void {
+  program
+    .command('apply')
+    .description('apply a plan saved with --plan-out, exactly as reviewed (refused when anything it rests on has changed)')
+    .argument('<plan-file>', 'a file written by --plan-out')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const doc = await readPlanFile(file);
+      const ac = cancelOnSigint();
+      const s = doc.sources;
+      const evidence: EvidenceCliOptions = {
+        config: s.configPath,
+        output: s.outputId !== undefined ? String(s.outputId) : undefined,
+        listing: s.listing,
+        versions: s.versions,
+        multipart: s.multipart,
+        live: !!s.live,
+        ...(s.live
+          ? { profile: s.live.profile, region: s.live.region, endpoint: s.live.endpoint, pathStyle: s.live.pathStyle, fullListing: s.fullListing || undefined }
+          : {}),
+        at: typeof doc.request.at === 'string' ? doc.request.at : s.at,
+      };
+      let plan: RepairPlan | null = null;
+      await withSession(async (session) => {
+        try {
+          const d = await openDiagnosed(session, doc.store, evidence, ac.signal);
+          plan = await session.call('repair.import', { storeId: d.opened.storeId, plan: doc.plan, request: doc.request }, { signal: ac.signal });
+          if (!opts.json) process.stdout.write(`Applying the plan saved in ${file} (${doc.createdAt}):\n` + formatPlan(plan));
+          await applyAndReport(session, d.opened.storeId, plan, opts, ac.signal);
+        } catch (err) {
+          if (opts.json) {
+            const exitCode = err instanceof CliError ? err.exitCode : EXIT.FAILED;
+            printJson({ dryRun: false, ...(plan ? { plan } : {}), error: { exitCode, message: (err as Error)?.message ?? String(err) } });
+          }
+          throw err;
+        }
+      });
+    });
+}

@@ -1,0 +1,96 @@
+/**
+ * Fingerprints of what a plan rests on — the scan of its root, the config, the bucket evidence,
+ * the state of each local path it changes — computed the same way at plan time and at apply time
+ * (in this session, or in another process from a saved plan). No file content is read: files are
+ * compared by size, mtime and inode; the index planner also checks the bytes it replaces.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import type { FluentBitConfig, PlanBasis, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
+
+const memo = new WeakMap<object, string>();
+
+function hashOf(feed: (h: Hash) => void): string {
+  const h = createHash('sha256');
+  feed(h);
+  return h.digest('hex');
+}
+
+function feedRoot(h: Hash, r: RootReport): void {
+  h.update(`root\0${r.bucket}\0`);
+  for (const s of r.streams) {
+    h.update(`s\0${s.name}\0${s.kind}\0`);
+    for (const c of s.chunks) h.update(`c\0${c.name}\0${c.fileSize}\0${c.status}\0${c.contentLengthField}\0${c.metaLength}\0${c.mtime ?? ''}\0`);
+  }
+  for (const q of r.seqIndex) h.update(`q\0${q.fileName}\0${q.rawHex}\0${q.fileSize}\0`);
+  h.update(`m\0${r.sequence.present}\0${r.sequence.markerChunks.join('\0')}\0`);
+}
+
+/** The scan of one root (or of every root when `rootPath` is null). */
+export function storeFingerprint(report: StoreReport, rootPath: string | null): string {
+  const roots = rootPath ? report.roots.filter((r) => r.path === rootPath) : report.roots;
+  return hashOf((h) => roots.forEach((r) => feedRoot(h, r)));
+}
+
+export function configFingerprint(config: FluentBitConfig | null): string | null {
+  if (!config) return null;
+  const hit = memo.get(config);
+  if (hit) return hit;
+  const v = hashOf((h) => h.update(JSON.stringify(config.outputs)));
+  memo.set(config, v);
+  return v;
+}
+
+export function evidenceFingerprint(ev: S3Evidence | null | undefined): string | null {
+  if (!ev) return null;
+  const hit = memo.get(ev);
+  if (hit) return hit;
+  const v = hashOf((h) => {
+    h.update(`${ev.source}\0${ev.bucket ?? ''}\0${ev.complete}\0${ev.coverage ?? ''}\0${ev.focus?.since ?? ''}\0${(ev.listedPrefixes ?? []).join('\0')}\0`);
+    for (const o of ev.objects) h.update(`o\0${o.key}\0${o.etag ?? ''}\0${o.size}\0${o.lastModified ?? ''}\0`);
+    for (const o of ev.versions ?? []) h.update(`v\0${o.key}\0${o.versionId}\0${o.etag ?? ''}\0${o.isLatest}\0${o.isDeleteMarker}\0`);
+    for (const u of ev.multipartUploads ?? []) h.update(`u\0${u.key}\0${u.uploadId}\0${(u.parts ?? []).map((p) => `${p.partNumber}:${p.etag}`).join(',')}\0`);
+    h.update(`V${ev.versions === null}M${ev.multipartUploads === null}`);
+  });
+  memo.set(ev, v);
+  return v;
+}
+
+/** `absent`, `dir`, `link:<target>`, or `file:<size>:<mtimeMs>:<ino>`. */
+export async function pathState(p: string): Promise<string> {
+  const st = await fsp.lstat(p).catch(() => null);
+  if (!st) return 'absent';
+  if (st.isDirectory()) return 'dir';
+  if (st.isSymbolicLink()) return `link:${await fsp.readlink(p).catch(() => '?')}`;
+  return `${st.isFile() ? 'file' : 'other'}:${st.size}:${st.mtimeMs}:${st.ino}`;
+}
+
+export async function basisOf(
+  report: StoreReport,
+  rootPath: string | null,
+  config: FluentBitConfig | null,
+  evidence: S3Evidence | null,
+  paths: string[],
+): Promise<PlanBasis> {
+  const files: PlanBasis['files'] = [];
+  for (const p of [...new Set(paths)].sort()) files.push({ path: p, state: await pathState(p) });
+  return { store: storeFingerprint(report, rootPath), config: configFingerprint(config), evidence: evidenceFingerprint(evidence), files };
+}
+
+/** What differs between the basis a plan was made on and now, one line each (empty: nothing). */
+export function basisChanges(then: PlanBasis, now: PlanBasis): string[] {
+  const out: string[] = [];
+  if (then.store !== now.store) out.push('the store changed since it was scanned for the plan (chunks, streams or seq_index files)');
+  if (then.config !== now.config)
+    out.push(now.config === null ? 'the Fluent Bit config was unloaded' : 'the Fluent Bit config is not the one the plan was made with');
+  if (then.evidence !== now.evidence) out.push(now.evidence === null ? 'the bucket evidence is gone' : 'the bucket evidence was replaced or changed');
+  const nowFiles = new Map(now.files.map((f) => [f.path, f.state] as const));
+  for (const f of then.files) {
+    const cur = nowFiles.get(f.path) ?? 'absent';
+    if (cur !== f.state)
+      out.push(
+        `${f.path} changed (${f.state === 'absent' ? 'it did not exist' : f.state.split(':')[0]} then, ${cur === 'absent' ? 'gone' : cur.split(':')[0]} now)`,
+      );
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+/**
+ * What `apply` needs of each kind of plan, as one discriminated union: the planner of each action
+ * fills its own member, `applyPlan()` dispatches on `kind`. Part of the domain model (see ../model.ts).
+ */
+import type { RepairPlan, ReplayItem } from './repair';
+
+export interface IndexPlanDetails {
+  kind: 'index';
+  rootPath: string;
+  outputId: number;
+  value: number;
+  file: string;
+  /** Hex of the bytes at plan time (null = missing); apply refuses when they changed. */
+  expectedBeforeHex: string | null;
+  noChange: boolean;
+}
+
+export interface RestorePlanDetails {
+  kind: 'restore';
+  /** One index plan per output of the root. */
+  subplans: RepairPlan[];
+}
+
+export interface ProtectMarkerDetails {
+  kind: 'protect-marker';
+  rootPath: string;
+  marker: string;
+  noChange: boolean;
+  expectedBeforeHex?: string | null;
+}
+
+export interface ProtectShadowDetails {
+  kind: 'protect-shadow';
+  rootPath: string;
+  shadowDir: string;
+  writes: { id: number; value: number }[];
+  noChange: boolean;
+}
+
+export interface UndoPlanDetails {
+  kind: 'undo';
+  journal: string;
+  id: string;
+}
+
+export type ReplayCompression = 'none' | 'gzip';
+
+export interface ReplayPlanDetails {
+  kind: 'replay';
+  rootPath: string;
+  bucket: string;
+  keyFormat: string;
+  tagDelimiters: string;
+  staticFilePath: boolean;
+  compression: ReplayCompression;
+  outputId: number | null;
+  hasIndex: boolean;
+  firstIndex: number;
+  /** The index file is below what an earlier (interrupted) replay used: apply writes it even with no chunk left. */
+  indexBehind: boolean;
+  time: string | null;
+  items: ReplayItem[];
+  /** Key time per chunk path (ISO). */
+  times: Record<string, string>;
+}
+
+export interface SettleItem {
+  recordPath: string | null;
+  key: string;
+  uploadId: string;
+  op: 'complete' | 'abort' | 'forget' | 'none';
+  parts: { partNumber: number; etag: string }[];
+  reason: string;
+}
+
+export interface MultipartPlanDetails {
+  kind: 'multipart';
+  rootPath: string;
+  bucket: string;
+  settle: SettleItem[];
+}
+
+export interface RecoveryCopy {
+  sourceKey: string;
+  versionId: string;
+  lastModified: string | null;
+  size: number;
+  etag: string | null;
+  targetKey: string;
+}
+
+export interface RecoverPlanDetails {
+  kind: 'recover';
+  bucket: string;
+  copies: RecoveryCopy[];
+  recoveryPrefix: string;
+}
+
+export type PlanDetails =
+  | IndexPlanDetails
+  | RestorePlanDetails
+  | ProtectMarkerDetails
+  | ProtectShadowDetails
+  | UndoPlanDetails
+  | ReplayPlanDetails
+  | MultipartPlanDetails
+  | RecoverPlanDetails;
