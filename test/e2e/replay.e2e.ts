@@ -64,6 +64,9 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await page.getByLabel('Endpoint').fill(s3.endpoint);
     await page.getByLabel('Region').fill(s3.region);
     await page.getByLabel('Path-style addressing').check();
+    // $INDEX values are allocated only from bucket evidence (the same rule in every door)
+    await page.getByRole('button', { name: 'List and compare' }).click();
+    await page.getByTestId('evidence-summary').waitFor();
     await page
       .getByRole('navigation', { name: 'Views' })
       .getByRole('button', { name: /^Replay/ })

@@ -157,7 +157,8 @@ describe('Store Doctor UI in Chromium', () => {
       const diff = page.getByTestId('diff').first();
       await expect(diff.locator('.diff-before').textContent()).resolves.toBe('9');
       const after = (await diff.locator('.diff-after').textContent())!.trim();
-      expect(Number(after)).toBeGreaterThan(9);
+      // the bucket holds $INDEX 0–11 (the listing after run 2): exactly 12, from complete evidence
+      expect(after).toBe('12');
       const apply = page.getByRole('button', { name: 'Apply', exact: true });
       expect(await apply.isDisabled()).toBe(true);
       await page.getByLabel('Bucket name to confirm').fill('fb-index-reset');
