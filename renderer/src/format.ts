@@ -53,3 +53,8 @@ export function codeSpans(text: string): { text: string; code: boolean }[] {
   if (parts.length % 2 === 0) return [{ text, code: false }]; // unbalanced: show as written
   return parts.map((t, i) => ({ text: t, code: i % 2 === 1 })).filter((p) => p.text !== '');
 }
+
+/** The safe next index as the app shows it: the value, or why it is unknown and what it is at least. */
+export function safeIndexText(o: { safeNextIndex: number | null; lowerBoundNextIndex: number; lowerBoundNextIndexText?: string }): string {
+  return o.safeNextIndex !== null ? String(o.safeNextIndex) : `unknown (at least ${o.lowerBoundNextIndexText ?? o.lowerBoundNextIndex})`;
+}

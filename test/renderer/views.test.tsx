@@ -85,8 +85,8 @@ describe('Open → Overview', () => {
     // seq index card and what happens on graceful stop come from the report as-is
     expect(screen.getByTestId('seq-card').textContent).toContain('next index 9');
     expect(screen.getByText(/deleted on graceful stop with every seq index/)).toBeTruthy();
-    // the finding's action button goes to the repair wizard with that action preselected
-    fireEvent.click(within(card as HTMLElement).getByRole('button', { name: /Repair the index/ }));
+    // the finding's next step (a request from the engine) is a button: the repair wizard with that action preselected
+    fireEvent.click(within(card as HTMLElement).getByRole('button', { name: /Plan the index repair \(next index 17\)/ }));
     expect(useSession.getState().view).toBe('repair');
     expect(useRepair.getState().params).toMatchObject({ action: 'repair-index', outputId: 0 });
   });

@@ -3,7 +3,8 @@
  * person can paste into a support ticket: findings with actions, seq index per output, streams).
  */
 import path from 'node:path';
-import type { Diagnosis, Finding, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import type { Diagnosis, DiagnosisChecks, Finding, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
 
 export interface ExportInput {
   report: StoreReport;
@@ -75,11 +76,32 @@ export function exportJson(input: ExportInput): ExportedReport {
   return { fileName: `store-doctor-${baseName(input.report)}-${stamp(at)}.json`, mimeType: 'application/json', text: JSON.stringify(doc, null, 2) + '\n' };
 }
 
-function findingsSection(d: Diagnosis | null): string[] {
+const LISTING: Record<DiagnosisChecks['outputs'][number]['listing'], string> = {
+  complete: 'complete listing',
+  window: 'focused listing, complete for the restart window',
+  incomplete: '**incomplete** listing',
+  none: '**not listed**',
+  unusable: 'keys not matchable (no key format or no $INDEX)',
+};
+
+function checksSection(d: Diagnosis | null): string[] {
+  if (!d) return [];
+  const c = d.checks;
+  const out = ['## What was checked', '', `- Store: ${c.store ? 'found' : '**no Fluent Bit store found**'}`];
+  out.push(`- Config: ${c.config ? c.config.map((f) => `\`${md(path.basename(f))}\``).join(', ') : '**not given** (outputs inferred from seq_index files)'}`);
+  for (const o of c.outputs) {
+    out.push(
+      `- ${md(o.displayName)}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
+    );
+  }
+  return [...out, ''];
+}
+
+function findingsSection(d: Diagnosis | null, ctx: CommandContext): string[] {
   const out = ['## Findings', ''];
   if (!d) return [...out, '_No diagnosis was run._', ''];
   const findings = allFindings(d).sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity));
-  if (!findings.length) return [...out, 'No findings.', ''];
+  if (!findings.length) return [...out, 'No findings in what was checked (see "What was checked").', ''];
   for (const f of findings) {
     out.push(`### ${f.severity.toUpperCase()} \`${f.code}\`${f.outputId != null ? ` (output ${f.outputId})` : ''}`, '', md(f.summary), '');
     if (f.evidence.length) {
@@ -89,6 +111,8 @@ function findingsSection(d: Diagnosis | null): string[] {
       out.push('');
     }
     out.push(`**Action:** ${md(f.action)}`, '');
+    const cmds = f.next.flatMap((step) => stepCommands(step, ctx));
+    if (cmds.length) out.push('```sh', ...cmds, '```', '');
   }
   return out;
 }
@@ -103,7 +127,7 @@ function outputsSection(d: Diagnosis | null): string[] {
   ];
   for (const o of d.outputs) {
     out.push(
-      `| ${md(o.displayName)} (id ${o.id}) | ${md(o.bucket)} | \`${md(o.keyFormat)}\` | ${o.persistedNextIndex ?? '—'} | ${o.highestIndexInBucket ?? '—'} | ${o.safeNextIndex} | ${o.resets.length} |`,
+      `| ${md(o.displayName)} (id ${o.id}) | ${md(o.bucket)} | \`${md(o.keyFormat)}\` | ${o.persistedNextIndex ?? '—'} | ${o.highestIndexInBucket ?? '—'} | ${o.safeNextIndex ?? `unknown (at least ${o.lowerBoundNextIndexText ?? o.lowerBoundNextIndex})`} | ${o.resets.length} |`,
     );
   }
   return [...out, ''];
@@ -151,7 +175,12 @@ export function exportMarkdown(input: ExportInput): ExportedReport {
     ...(input.evidence
       ? [`S3 evidence: ${input.evidence.source}, ${input.evidence.objects.length} objects${input.evidence.complete ? '' : ' (incomplete listing)'}.`, '']
       : []),
-    ...findingsSection(diagnosis),
+    ...checksSection(diagnosis),
+    ...findingsSection(diagnosis, {
+      store: report.source.path,
+      config: input.config?.files[0] ?? null,
+      evidenceArgs: input.evidence ? (input.evidence.source === 'live' ? ['--live'] : ['--listing', '<listing.json>']) : [],
+    }),
     ...outputsSection(diagnosis),
     ...storeSection(report),
   ];

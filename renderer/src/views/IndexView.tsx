@@ -6,7 +6,7 @@ import { useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
 import { IndexChart } from '../components/IndexChart';
 import { Badge } from '../components/Badge';
-import { formatCount } from '../format';
+import { formatCount, safeIndexText } from '../format';
 
 function OutputPicker() {
   const config = useSession((s) => s.config);
@@ -119,7 +119,7 @@ export function IndexView() {
             </div>
             <div>
               <dt>Safe next index</dt>
-              <dd>{out.safeNextIndex}</dd>
+              <dd title={out.indexEvidence.text}>{safeIndexText(out)}</dd>
             </div>
             <div>
               <dt>Key format</dt>

@@ -7,8 +7,10 @@ import { useRepair } from '../state/planFlow';
 import { useSession } from '../state/session';
 import { Badge } from '../components/Badge';
 import { ErrorText } from '../components/ErrorText';
-import { formatBytes, formatCount, formatTime } from '../format';
+import { formatBytes, formatCount, formatTime, safeIndexText } from '../format';
 import { FINDING_VIEW } from './findingNav';
+import { NextStepButton } from '../components/NextStep';
+import { ChecksPanel, checksIncomplete } from '../components/ChecksPanel';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
 
@@ -43,7 +45,10 @@ function FindingCard({ finding }: { finding: Finding }) {
       )}
       <p className="finding-action">
         <strong>What to do:</strong> <RichText text={finding.action} />{' '}
-        {nav && (
+        {finding.next.map((step, i) => (
+          <NextStepButton key={i} step={step} />
+        ))}
+        {nav && finding.next.length === 0 && (
           <button type="button" className="small" onClick={go}>
             {nav.label} →
           </button>
@@ -127,7 +132,14 @@ export function OverviewView() {
         <h3>Findings</h3>
         <ErrorText error={error} />
         {busy === 'diagnose' && !diagnosis && <p className="muted">Diagnosing…</p>}
-        {diagnosis && findings.length === 0 && <p>No findings: nothing looks wrong.</p>}
+        {diagnosis && <ChecksPanel checks={diagnosis.checks} />}
+        {diagnosis && findings.length === 0 && (
+          <p data-testid="no-findings">
+            {checksIncomplete(diagnosis.checks)
+              ? 'No findings in what was checked — but not everything was checked (see above): this is not an all-clear.'
+              : 'No findings in what was checked (above).'}
+          </p>
+        )}
         {SEVERITIES.map((sev) => {
           const list = findings.filter((f) => f.severity === sev);
           if (list.length === 0) return null;
@@ -162,7 +174,7 @@ export function OverviewView() {
                       <dt>Highest in bucket</dt>
                       <dd>{out.highestIndexInBucket ?? '—'}</dd>
                       <dt>Safe next index</dt>
-                      <dd>{out.safeNextIndex}</dd>
+                      <dd title={out.indexEvidence.text}>{safeIndexText(out)}</dd>
                     </dl>
                   )}
                 </div>

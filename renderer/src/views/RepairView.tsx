@@ -6,6 +6,7 @@ import { selectWritesBlocked, useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
 import { PlanReview } from '../components/PlanReview';
 import type { RepairAction } from '../../../shared/model';
+import { safeIndexText } from '../format';
 
 const ACTIONS: { value: RepairAction; label: string; help: string }[] = [
   { value: 'repair-index', label: 'Repair the index', help: 'Write the safe next $INDEX into seq_index_<id> atomically, with a backup.' },
@@ -61,7 +62,7 @@ export function RepairView() {
               >
                 {diagnosis.outputs.map((o) => (
                   <option key={o.id} value={o.id}>
-                    {o.displayName} → {o.bucket} (safe next index {o.safeNextIndex})
+                    {o.displayName} → {o.bucket} (safe next index {safeIndexText(o)})
                   </option>
                 ))}
               </select>

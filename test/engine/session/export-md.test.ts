@@ -10,3 +10,28 @@ describe('md()', () => {
     expect(md('a <b>bold</b> | c\nd')).toBe('a &lt;b&gt;bold&lt;/b&gt; \\| c d');
   });
 });
+
+describe('exportMarkdown on the real index-reset store', () => {
+  it('says what was checked, renders next steps as command lines, and never calls an index safe without evidence', async () => {
+    const { diagnoseStore } = await import('../../support/diagnose');
+    const { exportMarkdown } = await import('../../../electron/engine/session/export');
+    const path = await import('node:path');
+    const fix = path.resolve(__dirname, '../../fixtures/fluent-bit-real/index-reset');
+    const noListing = await diagnoseStore({ storePath: path.join(fix, 'store-after-run2.tar.gz'), configPath: path.join(fix, 'fluent-bit.conf') });
+    const a = exportMarkdown({ ...noListing, evidence: null, version: 't' }).text;
+    expect(a).toContain('## What was checked');
+    expect(a).toMatch(/s3\.0: bucket evidence \*\*not listed\*\*/);
+    expect(a).toMatch(/\| unknown \(at least 0\) \|/);
+    expect(a).toContain('aws s3api list-objects-v2 --bucket fb-index-reset > listing.json');
+    const withListing = await diagnoseStore({
+      storePath: path.join(fix, 'store-after-run2.tar.gz'),
+      configPath: path.join(fix, 'fluent-bit.conf'),
+      listing: [path.join(fix, 's3api-list-objects-v2-after-run2.json')],
+    });
+    const b = exportMarkdown({ ...withListing, evidence: withListing.evidence.get(0)!, version: 't' }).text;
+    expect(b).toMatch(/s3\.0: bucket evidence complete listing/);
+    expect(b).toMatch(/\| 11 \| 12 \| 1 \|/);
+    // a snapshot is read-only evidence: the repair command names the live store_dir, and the evidence it needs
+    expect(b).toMatch(/^store-doctor repair-index <store_dir> --config \S+fluent-bit\.conf --listing '<listing.json>' --apply$/m);
+  });
+});

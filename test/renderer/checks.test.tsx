@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+/**
+ * Overview never reads silence as "fine": without config or bucket evidence it says what was not
+ * checked (no all-clear), and a finding's next steps from the engine are buttons that open the
+ * view making that request.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { App } from '../../renderer/src/App';
+import { setClient } from '../../renderer/src/client';
+import { useSession } from '../../renderer/src/state/session';
+import { useEvidence } from '../../renderer/src/state/evidence';
+import { useRepair } from '../../renderer/src/state/planFlow';
+import { fakeClient } from './fakeClient';
+import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
+import type { Diagnosis } from '../../shared/model';
+
+vi.mock('uplot', () => ({
+  default: class {
+    setSize() {}
+    destroy() {}
+  },
+}));
+
+const report = syntheticReport(20, 1, 'bucket-a');
+
+function withDiagnosis(diagnosis: Diagnosis) {
+  setClient(
+    fakeClient({
+      'app.info': () => ({ version: '0.1.0', door: 'host', demoAvailable: false }),
+      'store.recent': () => ({ recent: [] }),
+      'store.open': () => ({ storeId: 'st-1', report }),
+      'diagnose.run': () => diagnosis,
+    }),
+  );
+}
+
+async function open() {
+  render(<App />);
+  fireEvent.change(await screen.findByLabelText('Path'), { target: { value: '/data/store' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+  await screen.findByRole('heading', { name: 'Overview' });
+}
+
+afterEach(() => {
+  cleanup();
+  useSession.setState({ opened: null, view: 'open', changed: null, error: null, config: null });
+  useEvidence.getState().reset();
+  useRepair.getState().reset();
+});
+
+describe('Overview: what was checked', () => {
+  it('no config, no evidence and no findings is not an all-clear', async () => {
+    withDiagnosis({ at: '2026-11-29T12:00:00.000Z', outputs: [], storeFindings: [], checks: { store: true, config: null, outputs: [] } });
+    await open();
+    const checks = await screen.findByTestId('checks');
+    expect(checks.textContent).toContain('Config not loaded');
+    expect((await screen.findByTestId('no-findings')).textContent).toMatch(/not an all-clear/);
+    expect(screen.queryByText(/nothing looks wrong/)).toBeNull();
+    fireEvent.click(within(checks).getByRole('button', { name: /Load config/ }));
+    expect(useSession.getState().view).toBe('open');
+  });
+
+  it('per output: the bucket evidence and how far it goes, with a way to add what is missing', async () => {
+    const d = syntheticDiagnosis('bucket-a');
+    d.outputs[0].findings = [];
+    d.checks = { store: true, config: ['/etc/fb.conf'], outputs: [{ id: 0, displayName: 's3.0', listing: 'incomplete', versions: false, multipart: false }] };
+    withDiagnosis(d);
+    await open();
+    const checks = await screen.findByTestId('checks');
+    expect(checks.textContent).toContain('s3.0: bucket evidence incomplete listing');
+    expect((await screen.findByTestId('no-findings')).textContent).toMatch(/not an all-clear/);
+    fireEvent.click(within(checks).getByRole('button', { name: /Add bucket evidence/ }));
+    expect(useSession.getState().view).toBe('index');
+    expect(useEvidence.getState().outputId).toBe(0);
+  });
+
+  it('an unknown safe index reads "unknown (at least N)", never a number the evidence does not support', async () => {
+    const d = syntheticDiagnosis('bucket-a');
+    Object.assign(d.outputs[0], { safeNextIndex: null, lowerBoundNextIndex: 9, indexEvidence: { coverage: 'none', text: 'no listing of bucket bucket-a' } });
+    d.outputs[0].findings[0].next = [
+      { label: 'List the bucket', request: { name: 'evidence.live', input: { outputId: 0 } } },
+      { label: 'Import a bucket listing', request: { name: 'evidence.importOffline', input: { kind: 'listing', bucket: 'bucket-a', outputId: 0 } } },
+    ];
+    withDiagnosis(d);
+    await open();
+    expect((await screen.findByTestId('seq-card')).textContent).toContain('unknown (at least 9)');
+    const card = (await screen.findByText(/seq_index_0 says 9/)).closest('article') as HTMLElement;
+    const buttons = within(card)
+      .getAllByTestId('next-step')
+      .map((b) => b.textContent);
+    expect(buttons).toEqual(['List the bucket →', 'Import a bucket listing →']);
+    fireEvent.click(within(card).getByRole('button', { name: /Import a bucket listing/ }));
+    expect(useSession.getState().view).toBe('index');
+  });
+});
