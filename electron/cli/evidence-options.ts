@@ -5,7 +5,8 @@
 import { Option, type Command } from 'commander';
 import { ConfigError } from '../engine/fluentbit';
 import { DiagnoseInputError, runDiagnosis, type RunDiagnosisOptions } from '../engine/diagnose';
-import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from './output';
+import { cancelOnSigint, clearProgress, CliError, EXIT } from './output';
+import { showProgress } from './progress';
 
 type RunDiagnosisResult = Awaited<ReturnType<typeof runDiagnosis>>;
 
@@ -107,7 +108,7 @@ export async function runDiagnosisFromCli(store: string, opts: EvidenceCliOption
       storePath: store,
       ...evidence,
       signal: signal ?? cancelOnSigint().signal,
-      onProgress: (p) => progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`),
+      onProgress: showProgress,
     });
   } catch (e) {
     throw asCliError(e);

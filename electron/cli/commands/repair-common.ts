@@ -11,7 +11,8 @@ import { createS3Client, OfflineEvidenceError } from '../../engine/s3';
 import { ConfigError } from '../../engine/fluentbit';
 import { applyPlan, planAction, pickTarget, RefusedError, ActionInputError, type ActionOptions, type DiagnosisContext } from '../../engine/repair';
 import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson } from '../output';
+import { showProgress } from '../progress';
 
 export interface RepairCliOptions extends EvidenceCliOptions {
   apply?: boolean;
@@ -142,7 +143,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
       client,
       concurrency: run.concurrency,
       signal: ac.signal,
-      onProgress: (p) => progressLine(`${p.task} ${p.done}/${p.total ?? '?'} ${p.current ?? ''}`),
+      onProgress: showProgress,
     });
     clearProgress();
     if (opts.json) printJson({ dryRun: false, plan, result });

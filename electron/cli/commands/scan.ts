@@ -8,7 +8,8 @@ import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../sh
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { scanStore, StoreError } from '../../engine/store';
 import { formatBytes } from '../../../shared/format';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJsonStream, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJsonStream } from '../output';
+import { showProgress } from '../progress';
 
 function timeRange(chunks: ChunkInfo[]): string {
   const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);
@@ -104,7 +105,7 @@ export function registerScan(program: Command): void {
         report = await scanStore(p, {
           records: opts.records !== false,
           signal: ac.signal,
-          onProgress: (pr) => progressLine(`scanning ${pr.done}/${pr.total ?? '?'} files, ${formatBytes(pr.bytes ?? 0)}`),
+          onProgress: showProgress,
         });
       } catch (err) {
         if (err instanceof StoreError) throw new CliError(err.message, EXIT.USAGE);
