@@ -95,6 +95,12 @@ try {
       countVitest(e2eJson, 'e2e');
     }
   }
+  // The shipped CLI: npm pack + offline install, and the single executable (it rebuilds out/cli, out/renderer).
+  if (existsSync(join(root, 'vitest.package.config.mts'))) {
+    const packageJson = join(out, 'vitest-package.json');
+    npx(['vitest', 'run', '--config', 'vitest.package.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${packageJson}`]);
+    countVitest(packageJson, 'cli package');
+  }
   // Last: it rebuilds out/ with electron-vite and packs app.asar with a stub Electron (offline).
   if (existsSync(join(root, 'scripts/package-smoke.mjs'))) check('package smoke', step('package smoke', 'node', ['scripts/package-smoke.mjs']));
 } finally {
