@@ -15,6 +15,7 @@ import { buildProgram, commandOf } from '../../electron/cli/main';
 import { answersWithoutEngine } from '../../electron/cli/entry';
 import { describeProgram, programFromSpec } from '../../electron/cli/spec';
 import { EXAMPLES } from '../../electron/cli/examples';
+import { encodeChunk } from '../../electron/engine/chunk';
 
 const ROOT = path.join(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'out/cli/store-doctor.cjs');
@@ -150,5 +151,31 @@ describe('the compiled entry', () => {
     );
     expect(r.status).not.toBe(0);
     expect(r.loaded).toContain('vendor/aws-sdk.cjs');
+  });
+
+  it('a folder store big enough for worker threads runs them from out/cli/scan-worker.js, with the in-thread result', () => {
+    const store = path.join(tmp, 'many');
+    const stream = path.join(store, 'bucket', '2026-01-01T00:00:00');
+    fs.mkdirSync(stream, { recursive: true });
+    for (let i = 0; i < 4500; i++) fs.writeFileSync(path.join(stream, `${1000 + i}-${i}.flb`), encodeChunk({ meta: `app.${i % 5}`, content: `{"i":${i}}\n` }));
+    // a copy of out/cli whose worker file leaves a mark before it runs the real one
+    const copy = path.join(tmp, 'cli-copy');
+    fs.cpSync(path.join(ROOT, 'out/cli'), copy, { recursive: true });
+    fs.renameSync(path.join(copy, 'scan-worker.js'), path.join(copy, 'scan-worker.real.js'));
+    const mark = path.join(tmp, 'worker-ran');
+    fs.writeFileSync(path.join(copy, 'scan-worker.js'), `require('node:fs').appendFileSync(${JSON.stringify(mark)}, 'x'); require('./scan-worker.real.js');`);
+    const scan = (workers: string) =>
+      spawnSync(process.execPath, [path.join(copy, 'store-doctor.cjs'), 'scan', store, '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, STORE_DOCTOR_SCAN_WORKERS: workers },
+        maxBuffer: 256 * 1024 * 1024,
+      });
+    const threads = scan('2');
+    expect(threads.status).toBe(0);
+    expect(fs.readFileSync(mark, 'utf8')).toBe('xx');
+    const inThread = scan('0');
+    const strip = (text: string) => ({ ...JSON.parse(text), scannedAt: null });
+    expect(strip(threads.stdout)).toEqual(strip(inThread.stdout));
+    expect(strip(threads.stdout).roots[0].totals.chunks).toBe(4500);
   });
 });
