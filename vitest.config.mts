@@ -5,10 +5,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    // test/package: its own step (vitest.package.config.mts)
+    exclude: ['test/e2e/**', 'test/package/**', 'node_modules/**'],
     environment: 'node',
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    globalSetup: ['test/support/s3-global-setup.ts'],
+    globalSetup: ['test/support/cli-build-setup.ts', 'test/support/s3-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

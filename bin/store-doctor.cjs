@@ -1,14 +1,25 @@
 #!/usr/bin/env node
 'use strict';
-// Runs the TypeScript CLI from the checkout through tsx, so `npx store-doctor` works right
-// after `npm install` with no build step.
+// Runs the compiled CLI (out/cli/store-doctor.cjs: `npm run build:cli`, which `npm install` runs
+// as its prepare step). In a checkout that was never built it runs the TypeScript sources
+// through tsx (a devDependency), as before.
 const path = require('node:path');
-// The pinned AWS SDK works on Node 20; its notice about future SDK releases needing Node 22
-// is not actionable for an operator and would pollute every command's stderr.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { register } = require('tsx/cjs/api');
-register();
-const { runCli } = require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));
-runCli(process.argv.slice(2)).then((code) => {
+const fs = require('node:fs');
+
+const compiled = path.join(__dirname, '..', 'out', 'cli', 'store-doctor.cjs');
+let entry;
+if (fs.existsSync(compiled)) entry = require(compiled);
+else {
+  let tsx;
+  try {
+    tsx = require('tsx/cjs/api');
+  } catch {
+    process.stderr.write(`store-doctor: ${compiled} is missing: run \`npm run build:cli\` (or \`npm install\`) first\n`);
+    process.exit(1);
+  }
+  tsx.register();
+  entry = require(path.join(__dirname, '..', 'electron', 'cli', 'entry.ts'));
+}
+entry.main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

@@ -59,7 +59,9 @@ function countVitest(file, label) {
   }
   const j = JSON.parse(readFileSync(file, 'utf8'));
   const passed = j.numPassedTests ?? 0;
-  const failed = (j.numFailedTests ?? 0) + (j.numFailedTestSuites ?? 0);
+  // a file that failed without a failing test (it did not load, a hook threw) counts as one failure
+  const brokenFiles = (j.testResults ?? []).filter((r) => r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+  const failed = (j.numFailedTests ?? 0) + brokenFiles;
   results.passed += passed;
   results.failed += failed;
   if (failed) failures.push(`${label}: ${failed} failed`);
@@ -94,6 +96,12 @@ try {
       });
       countVitest(e2eJson, 'e2e');
     }
+  }
+  // The shipped CLI: npm pack + offline install, and the single executable (it rebuilds out/cli, out/renderer).
+  if (existsSync(join(root, 'vitest.package.config.mts'))) {
+    const packageJson = join(out, 'vitest-package.json');
+    npx(['vitest', 'run', '--config', 'vitest.package.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${packageJson}`]);
+    countVitest(packageJson, 'cli package');
   }
   // Last: it rebuilds out/ with electron-vite and packs app.asar with a stub Electron (offline).
   if (existsSync(join(root, 'scripts/package-smoke.mjs'))) check('package smoke', step('package smoke', 'node', ['scripts/package-smoke.mjs']));

@@ -1,7 +1,7 @@
 /**
  * The `s3_key_format` engine (pure, isomorphic): render a key exactly as Fluent Bit does, parse a
  * key back, analyse whether a reset `$INDEX` collides, and describe the format for listing
- * planners. Spec §6 of fluent-bit-store-format.md.
+ * planners. fluent-bit-store-format.md#key-format of fluent-bit-store-format.md.
  *
  * Offers: renderKey, renderKeyDetailed, toS3Key, splitTag, parseKey, compileKeyFormat,
  * analyzeCollisions, keyTimeWindow, timeResolution, literalPrefix, keyFormatPrefixTemplate,
@@ -17,6 +17,6 @@ export { tokenizeKeyFormat, s3FormOfFormat } from './keyformat/tokens';
 export type { KeyToken } from './keyformat/tokens';
 export { strftimeUtc, unknownConversions } from './keyformat/strftime';
 
-/** Fluent Bit's default `s3_key_format` (spec §6). */
+/** Fluent Bit's default `s3_key_format` (docs/fluent-bit-store-format.md#key-format). */
 export const DEFAULT_KEY_FORMAT = '/fluent-bit-logs/$TAG/%Y/%m/%d/%H/%M/%S';
 export const DEFAULT_TAG_DELIMITERS = '.';

@@ -8,7 +8,8 @@ import type { OpenedStore } from '../../shared/contract';
 import type { Diagnosis, FluentBitConfig, S3ConnectionOptions } from '../../shared/model';
 import type { CommandContext } from '../../shared/suggest-cli';
 import { findOutput } from '../engine/fluentbit';
-import { cancelOnSigint, clearProgress, CliError, EXIT, progressLine } from './output';
+import { cancelOnSigint, clearProgress, CliError, EXIT } from './output';
+import { showProgress } from './progress';
 import type { CliSession } from './session';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -128,9 +129,6 @@ export interface Diagnosed {
   commands: CommandContext;
 }
 
-const progress = (p: { task: string; done: number; total: number | null; current?: string }) =>
-  progressLine(`${p.task}: ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.current ? ` ${p.current}` : ''}`);
-
 /** Open the store in the session, load the config and the evidence the flags name, and diagnose. */
 export async function openDiagnosed(
   session: CliSession,
@@ -139,7 +137,7 @@ export async function openDiagnosed(
   signal: AbortSignal = cancelOnSigint().signal,
 ): Promise<Diagnosed> {
   const src = readEvidenceOptions(opts);
-  const work = { signal, onProgress: progress };
+  const work = { signal, onProgress: showProgress };
   try {
     const opened = await session.call('store.open', { path: store }, work);
     const storeId = opened.storeId;

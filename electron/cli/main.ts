@@ -1,67 +1,61 @@
 /**
  * `store-doctor` — the command-line door to the engine. Each command lives in `commands/<name>.ts`
- * and registers itself on the program; this file only wires them and maps errors to exit codes.
+ * and registers itself on the program; this file only wires them (run.ts maps errors to exit
+ * codes). Run through entry.ts, which answers --version, --help and completion without it.
  */
-import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, jsonWasPrinted, printJson, resetJsonPrinted, wantsJson } from './output';
-import { registerScan } from './commands/scan';
-import { registerDiagnose } from './commands/diagnose';
-import { registerRepair } from './commands/repair';
-import { registerReplay } from './commands/replay';
-import { registerServe } from './commands/serve';
-import { registerReport } from './commands/report';
-import { registerApply } from './commands/apply';
-import pkg from '../../package.json';
+import { Command } from 'commander';
+import { version } from '../../package.json';
+import { setOutputSettings } from './progress';
+import { runProgram } from './run';
+import { configureProgram, describeProgram, type CliSpec } from './spec';
+import { addExamples } from './examples';
 
-export function buildProgram(): Command {
-  const program = new Command('store-doctor')
-    .description('Inspect, diagnose, repair and replay Fluent Bit S3 output buffers (store_dir).')
-    .version(pkg.version)
-    .showHelpAfterError()
-    .exitOverride();
-  registerScan(program);
-  registerDiagnose(program);
-  registerRepair(program);
-  registerApply(program);
-  registerReplay(program);
-  registerReport(program);
-  registerServe(program);
-  return program;
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, loaded only when it is needed: a command line names one command, so
+ * only that module (and the part of the engine it uses) is loaded. Help and unknown commands
+ * load all of them.
+ */
+const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
+  [['scan'], async () => (await import('./commands/scan')).registerScan],
+  [['diagnose'], async () => (await import('./commands/diagnose')).registerDiagnose],
+  [['repair-index', 'protect-index', 'restore-index', 'undo', 'multipart', 'recover-versions'], async () => (await import('./commands/repair')).registerRepair],
+  [['apply'], async () => (await import('./commands/apply')).registerApply],
+  [['replay'], async () => (await import('./commands/replay')).registerReplay],
+  [['report'], async () => (await import('./commands/report')).registerReport],
+  [['serve'], async () => (await import('./commands/serve')).registerServe],
+  [['completion'], async () => (await import('./commands/completion')).registerCompletion],
+];
+
+/** The command a command line runs: its first word that is not an option (the global options take no value). */
+export function commandOf(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const word = (end === -1 ? argv : argv.slice(0, end)).find((a) => !a.startsWith('-'));
+  return word !== undefined && COMMANDS.some(([names]) => names.includes(word)) ? word : undefined;
+}
+
+/** The program with every command, or (`only`) with the one command a command line runs. */
+export async function buildProgram(only?: string): Promise<Command> {
+  const program = configureProgram(
+    new Command('store-doctor').description('Inspect, diagnose, repair and replay Fluent Bit S3 output buffers (store_dir).'),
+    version,
+  )
+    .option('-q, --quiet', 'no progress bars or summary lines on stderr (errors and warnings still show)')
+    .option('--no-color', 'no colors on stderr (also when NO_COLOR is set)');
+  program.hook('preAction', () => {
+    const o = program.opts<{ quiet?: boolean; color?: boolean }>();
+    setOutputSettings({ quiet: o.quiet === true, color: o.color !== false });
+  });
+  for (const [names, load] of COMMANDS) if (only === undefined || names.includes(only)) (await load())(program);
+  return addExamples(program);
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
-  resetJsonPrinted();
-  // --json: scripts get exactly one JSON document on stdout, also when the command fails.
-  const fail = (exitCode: number, message: string): number => {
-    if (wantsJson(argv) && !jsonWasPrinted()) printJson({ error: { exitCode, message } });
-    return exitCode;
-  };
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.OK;
-      // `store-doctor` with no command prints the help as an error (exit code 1): bad usage.
-      if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-      // commander already printed "error: …" and the usage on stderr
-      return fail(EXIT.USAGE, err.message.replace(/^error: /, ''));
-    }
-    if (err instanceof CliError) {
-      process.stderr.write(`store-doctor: ${err.message}\n`);
-      return fail(err.exitCode, err.message);
-    }
-    const e = err as Error;
-    const message = e?.message ?? String(err);
-    process.stderr.write(`store-doctor: ${message}\n`);
-    return fail(EXIT.FAILED, message);
-  }
+  return runProgram(await buildProgram(commandOf(argv)), argv);
 }
 
-// `tsx electron/cli/main.ts …` runs it directly; bin/store-doctor.cjs calls runCli itself.
-if (require.main === module) {
-  runCli(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+/** The command line's shape, baked into the compiled entry at build time (scripts/build-cli.mjs). */
+export async function programSpec(): Promise<CliSpec> {
+  return describeProgram(await buildProgram());
 }

@@ -3,6 +3,7 @@
  * Human formatting of each command lives with the command.
  */
 import { writeJson } from './json-stream';
+import { endProgress, outputSettings } from './progress';
 
 export const EXIT = {
   OK: 0,
@@ -64,13 +65,21 @@ export function wantsJson(argv: readonly string[]): boolean {
   return format === 'json' && !hasOut;
 }
 
-/** Progress to stderr, only on a TTY, so `--json` output stays clean. */
+let lineShown = false;
+
+/** A one-line progress text on stderr, only on a TTY and without --quiet, so `--json` output stays clean. Bars: ./progress.ts. */
 export function progressLine(text: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+  if (process.stderr.isTTY && !outputSettings().quiet) {
+    process.stderr.write(`\r\x1b[K${text}`);
+    lineShown = true;
+  }
 }
 
+/** The work is over: clears a progress line, and ends a progress bar with its summary line. */
 export function clearProgress(): void {
-  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  if (lineShown) process.stderr.write('\r\x1b[K');
+  lineShown = false;
+  endProgress();
 }
 
 /** Controller cancelled on Ctrl-C, so long work stops cleanly. */

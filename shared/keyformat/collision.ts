@@ -1,6 +1,6 @@
 /**
  * What distinguishes two keys of one format besides `$INDEX`, and therefore whether a reset
- * index makes Fluent Bit overwrite an existing object (spec §5.3, §5.4, §6).
+ * index makes Fluent Bit overwrite an existing object (docs/fluent-bit-store-format.md#the-index-file).
  * Also the listing helpers: literal prefix and path-segment template.
  */
 import type { CollisionAnalysis, KeyParts } from '../model';

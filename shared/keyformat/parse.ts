@@ -143,7 +143,7 @@ export function compileKeyFormat(format: string, opts: ParseKeyOptions = {}): Co
   for (const t of tokens) {
     if (t.kind === 'literal') src += esc(t.text);
     else if (t.kind === 'tag') group('tag', { kind: 'tag' }, '[\\s\\S]*?');
-    // a part, or — when the tag has fewer parts — the `<tag>[n]` text the $TAG pass leaves (spec §6.1)
+    // a part, or — when the tag has fewer parts — the `<tag>[n]` text the $TAG pass leaves (docs/fluent-bit-store-format.md#key-format)
     else if (t.kind === 'tagPart') group(`tag${t.n}`, { kind: 'tagPart', n: t.n }, `${partChars}|[\\s\\S]*?\\[${t.n}\\]`);
     else if (t.kind === 'index') group('index', { kind: 'index' }, '0|[1-9]\\d*');
     else if (t.kind === 'uuid') group('uuid', { kind: 'uuid' }, '[0-9A-Za-z]{8}');

@@ -1,6 +1,6 @@
 /**
  * Render an `s3_key_format` exactly as Fluent Bit's `flb_get_s3_key()` + `s3_put_object()` do
- * (spec §6.1, §6.2): textual passes in order, each over the previous result.
+ * (docs/fluent-bit-store-format.md#key-format): textual passes in order, each over the previous result.
  */
 import { strftimeUtc, unknownConversions } from './strftime';
 
@@ -93,7 +93,7 @@ export function renderKeyDetailed(format: string, opts: RenderKeyOptions): Rende
     warnings.push("Object key length is longer than the 1024 character limit (strftime overflow: Fluent Bit's key is undefined or empty).");
   }
   key = formatted;
-  // §6.2: PutObject suffix
+  // fluent-bit-store-format.md#key-format: PutObject suffix
   if (opts.putObject && !format.includes('$UUID') && !opts.staticFilePath && !format.includes('$INDEX') && key.length + 16 <= S3_KEY_SIZE) {
     const suffix = opts.randomSuffix ?? randomAlnum8();
     if (!/^[0-9A-Za-z]{8}$/.test(suffix)) throw new Error(`randomSuffix must be 8 characters of [0-9a-zA-Z]`);
@@ -102,12 +102,12 @@ export function renderKeyDetailed(format: string, opts: RenderKeyOptions): Rende
   return { key, warnings };
 }
 
-/** The formatted key WITH its leading `/` (spec §6.1, §6.2). */
+/** The formatted key WITH its leading `/` (docs/fluent-bit-store-format.md#key-format). */
 export function renderKey(format: string, opts: RenderKeyOptions): string {
   return renderKeyDetailed(format, opts).key;
 }
 
-/** The S3 object key: the formatted key minus its leading `/` (spec §6.2). */
+/** The S3 object key: the formatted key minus its leading `/` (docs/fluent-bit-store-format.md#key-format). */
 export function toS3Key(formatted: string): string {
   return formatted.startsWith('/') ? formatted.slice(1) : formatted;
 }

@@ -1,6 +1,6 @@
 /**
  * strftime over UTC exactly as glibc formats a `struct tm` from `gmtime_r` in the C locale — the
- * last pass of Fluent Bit's key builder (spec §6.1 step 5). Isomorphic, no Node imports.
+ * last pass of Fluent Bit's key builder (docs/fluent-bit-store-format.md#key-format step 5). Isomorphic, no Node imports.
  *
  * Supported: every glibc conversion (a A b B c C d D e F g G h H I j k l m M n p P r R s S t T u U
  * V w W x X y Y z Z %) with the GNU flags `_ - 0 ^ #`, a width, and the `E`/`O` modifiers (ignored

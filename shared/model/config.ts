@@ -1,4 +1,4 @@
-/** Fluent Bit configuration as the engine reads it (outputs, S3 settings; spec §1.4, §7). Part of the domain model (see ../model.ts). */
+/** Fluent Bit configuration as the engine reads it (outputs, S3 settings; docs/fluent-bit-store-format.md#the-index-file). Part of the domain model (see ../model.ts). */
 
 export interface ConfigSource {
   file: string;
@@ -6,7 +6,7 @@ export interface ConfigSource {
 }
 
 export interface FluentBitOutput {
-  /** Instance id: 0-based position among ALL outputs (spec §1.4). */
+  /** Instance id: 0-based position among ALL outputs (docs/fluent-bit-store-format.md#the-index-file). */
   id: number;
   /** Plugin name (`s3`, `stdout`, …). */
   plugin: string;
@@ -32,7 +32,7 @@ export interface S3OutputSettings {
   keyFormatIsDefault: boolean;
   tagDelimiters: string;
   usePutObject: boolean;
-  /** Effective: forced on below 10 MiB total_file_size (spec §7). */
+  /** Effective: forced on below 10 MiB total_file_size (docs/fluent-bit-store-format.md#layout). */
   usePutObjectEffective: boolean;
   compression: 'none' | 'gzip' | 'zstd' | 'snappy' | 'arrow' | 'parquet';
   staticFilePath: boolean;

@@ -1,4 +1,4 @@
-/** Parsed S3 keys and the collision analysis of an `s3_key_format` (spec §6). Part of the domain model (see ../model.ts). */
+/** Parsed S3 keys and the collision analysis of an `s3_key_format` (docs/fluent-bit-store-format.md#key-format). Part of the domain model (see ../model.ts). */
 
 export interface KeyParts {
   tag?: string;

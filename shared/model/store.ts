@@ -1,4 +1,4 @@
-/** Chunks, streams, seq index files and the scan report of a store (spec §1–§5). Part of the domain model (see ../model.ts). */
+/** Chunks, streams, seq index files and the scan report of a store (docs/fluent-bit-store-format.md#layout). Part of the domain model (see ../model.ts). */
 
 export interface Progress {
   /** What is running, e.g. "scan", "list", "replay". */
@@ -11,11 +11,11 @@ export interface Progress {
   current?: string;
 }
 
-/** Spec §2.6: what the Chunk I/O loader makes of one file. */
+/** fluent-bit-store-format.md#what-a-start-does-with-each-file: what the Chunk I/O loader makes of one file. */
 export type ChunkStatus =
   | 'ok'
-  | 'legacy-length' // content length field 0 with content: Fluent Bit infers the length from the file size (§2.5)
-  | 'zero-byte' // re-initialised as an empty chunk by Fluent Bit, uploaded as an empty object (§2.6, §3.6)
+  | 'legacy-length' // content length field 0 with content: Fluent Bit infers the length from the file size (fluent-bit-store-format.md#legacy-length)
+  | 'zero-byte' // re-initialised as an empty chunk by Fluent Bit, uploaded as an empty object (fluent-bit-store-format.md#what-a-start-does-with-each-file, fluent-bit-store-format.md#what-a-start-does-with-each-file)
   | 'too-short' // 1..23 bytes: rejected
   | 'bad-magic' // not C1 00: rejected
   | 'truncated' // 24 + meta + content > file size: rejected
@@ -25,13 +25,13 @@ export const DAMAGED_CHUNK_STATUSES: readonly ChunkStatus[] = ['too-short', 'bad
 
 export type StreamKind = 'data' | 'multipart' | 'quarantine' | 'sequence';
 
-/** One parsed `part_number=N\tetag=…` line (spec §4.1). */
+/** One parsed `part_number=N\tetag=…` line (docs/fluent-bit-store-format.md#multipart-records). */
 export interface MultipartPart {
   partNumber: number;
   etag: string;
 }
 
-/** A chunk of `multipart_upload_metadata/` (spec §4). */
+/** A chunk of `multipart_upload_metadata/` (docs/fluent-bit-store-format.md#multipart-records). */
 export interface MultipartRecord {
   /** Key as stored, with its leading `/`. */
   key: string;
@@ -68,7 +68,7 @@ export interface ChunkInfo {
   /** Raw uint32 at offset 10. */
   contentLengthField: number | null;
   metaLength: number | null;
-  /** Resolved content length exactly as Fluent Bit resolves it (§2.5). */
+  /** Resolved content length exactly as Fluent Bit resolves it (fluent-bit-store-format.md#legacy-length). */
   contentLength: number | null;
   /** Metadata as text (tag for data chunks; `<key>\n<uploadId>` for multipart). */
   tag: string | null;
@@ -80,14 +80,14 @@ export interface ChunkInfo {
   badLines?: number;
   firstRecordTime: string | null;
   lastRecordTime: string | null;
-  /** Is the slack after the logical end all zero (§8.1 item 5)? */
+  /** Is the slack after the logical end all zero (fluent-bit-store-format.md#chunk-header)? */
   slackZero?: boolean | null;
   /** What Fluent Bit would do with this file on its next start/stop, in one sentence. */
   fluentBitAction: string;
   multipart?: MultipartRecord;
 }
 
-/** Something in the root Fluent Bit does not register, with why (§1.2, §1.3). */
+/** Something in the root Fluent Bit does not register, with why (fluent-bit-store-format.md#layout, fluent-bit-store-format.md#layout). */
 export interface IgnoredEntry {
   path: string;
   type: 'file' | 'directory' | 'symlink' | 'other';

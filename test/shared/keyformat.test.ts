@@ -16,7 +16,7 @@ import {
 
 const T = new Date('2026-11-29T18:32:54Z');
 
-describe('renderKey: spec §6.1 pipeline', () => {
+describe('renderKey: docs/fluent-bit-store-format.md#key-format pipeline', () => {
   it('renders the fixtures key format (index-reset run 1, first app.web object)', () => {
     expect(renderKey('/$TAG/%Y/%m/%d/%H_%M_%S-$INDEX', { tag: 'app.web', index: 0, time: T })).toBe('/app.web/2026/11/29/18_32_54-0');
   });

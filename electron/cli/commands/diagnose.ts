@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
-import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
+import { SEVERITY_ORDER, worstSeverity } from '../../../shared/severity';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
 import { EXIT, printJson } from '../output';
 import { withSession } from '../session';

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import type { RepairPlanRequest } from '../../../shared/contract';
 import type { RepairAction, RepairPlan, RepairResult, ReplayItem, S3ConnectionOptions } from '../../../shared/model';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions, type EvidenceSources } from '../evidence-options';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson } from '../output';
+import { showProgress } from '../progress';
 import { withSession, type CliSession } from '../session';
 import { writePlanFile } from './plan-file';
 
@@ -100,9 +101,6 @@ export interface ActionRun {
   live?: 'plan' | 'apply' | null;
 }
 
-const progress = (p: { task: string; done: number; total: number | null; current?: string }) =>
-  progressLine(`${p.task} ${p.done}/${p.total ?? '?'} ${p.current ?? ''}`);
-
 /** Apply a plan the session holds, print the result; exit 1 when a step failed or the result is not verified. */
 export async function applyAndReport(
   session: CliSession,
@@ -111,7 +109,7 @@ export async function applyAndReport(
   opts: { json?: boolean },
   signal: AbortSignal,
 ): Promise<RepairResult> {
-  const result = await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' }, { signal, onProgress: progress });
+  const result = await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' }, { signal, onProgress: showProgress });
   clearProgress();
   if (opts.json) printJson({ dryRun: false, plan, result });
   // A plan with nothing to do already said so; don't repeat the same line as its result.
@@ -150,7 +148,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
         ...(connectionOf(d.sources) ? { connection: connectionOf(d.sources) } : {}),
         at: d.diagnosis.at,
       };
-      plan = await session.call('repair.plan', { storeId, ...request }, { signal: ac.signal, onProgress: progress });
+      plan = await session.call('repair.plan', { storeId, ...request }, { signal: ac.signal, onProgress: showProgress });
       clearProgress();
       if (opts.planOut) await writePlanFile(opts.planOut, { store: run.store, sources: d.sources, request, plan });
       if (!opts.apply) {

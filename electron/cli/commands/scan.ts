@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { formatBytes } from '../../../shared/format';
-import { cancelOnSigint, clearProgress, EXIT, printJsonStream, progressLine } from '../output';
+import { cancelOnSigint, clearProgress, EXIT, printJsonStream } from '../output';
+import { showProgress } from '../progress';
 import { withSession } from '../session';
 
 function timeRange(chunks: ChunkInfo[]): string {
@@ -102,11 +103,7 @@ export function registerScan(program: Command): void {
       let report: StoreReport;
       try {
         report = await withSession(async (session) => {
-          const opened = await session.call(
-            'store.open',
-            { path: p, records: opts.records !== false },
-            { signal: ac.signal, onProgress: (pr) => progressLine(`scanning ${pr.done}/${pr.total ?? '?'} files, ${formatBytes(pr.bytes ?? 0)}`) },
-          );
+          const opened = await session.call('store.open', { path: p, records: opts.records !== false }, { signal: ac.signal, onProgress: showProgress });
           return opened.report;
         });
       } finally {

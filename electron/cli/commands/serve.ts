@@ -4,7 +4,7 @@
  * session token — and serves until SIGINT/SIGTERM.
  */
 import type { Command } from 'commander';
-import { startHost } from '../../host';
+import { extractSeaAssets } from '../sea';
 import { CliError, EXIT } from '../output';
 
 export interface ServeOptions {
@@ -21,10 +21,14 @@ function parsePort(text: string | undefined): number | undefined {
 
 export async function runServe(target: string | undefined, opts: ServeOptions): Promise<void> {
   const port = parsePort(opts.port);
+  const { startHost } = await import('../../host');
+  // The single executable serves the UI and the demo store it carries (written to a private temp folder).
+  const embedded = extractSeaAssets();
   let host;
   try {
-    host = await startHost({ port, openPath: target, rendererDir: opts.renderer });
+    host = await startHost({ port, openPath: target, rendererDir: opts.renderer ?? embedded?.renderer, ...(embedded ? { demoDir: embedded.demo } : {}) });
   } catch (err) {
+    embedded?.remove();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on 127.0.0.1`, EXIT.FAILED);
     throw new CliError(e.message ?? String(err), EXIT.USAGE);
@@ -34,7 +38,10 @@ export async function runServe(target: string | undefined, opts: ServeOptions): 
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      host.close().finally(resolve);
+      host.close().finally(() => {
+        embedded?.remove();
+        resolve();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

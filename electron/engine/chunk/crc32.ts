@@ -1,5 +1,5 @@
 /**
- * CRC-32 (IEEE 802.3, the zlib one) as chunkio computes it (spec §2.3): reflected poly 0xEDB88320,
+ * CRC-32 (IEEE 802.3, the zlib one) as chunkio computes it (docs/fluent-bit-store-format.md#chunk-header): reflected poly 0xEDB88320,
  * init and xor-out 0xFFFFFFFF. Uses Node's native `zlib.crc32` when present, a table otherwise.
  * Incremental: pass the previous result as `value` to continue over the next piece.
  */

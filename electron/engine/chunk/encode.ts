@@ -1,5 +1,5 @@
 /**
- * Chunk I/O encoder (spec §2.1–§2.4, §8.1 item 3–5): the bytes chunkio writes for a chunk, for
+ * Chunk I/O encoder (docs/fluent-bit-store-format.md#chunk-header, fluent-bit-store-format.md#chunk-header): the bytes chunkio writes for a chunk, for
  * marker chunks and test generators. Page-padded with zeros like current writers, CRC field 0.
  */
 import { crc32 } from './crc32';

@@ -1,5 +1,5 @@
 /**
- * Chunk I/O header decoding exactly as chunkio 1.5.4 loads a file (spec §2.1, §2.5, §2.6).
+ * Chunk I/O header decoding exactly as chunkio 1.5.4 loads a file (docs/fluent-bit-store-format.md#chunk-header).
  * Works on the first bytes of a file plus its size; never trusts the size for the content length.
  */
 import type { ChunkStatus } from '../../../shared/model';
@@ -25,7 +25,7 @@ export interface ChunkHeader {
   contentLengthField: number | null;
   /** uint16 BE at offset 22. */
   metaLength: number | null;
-  /** Content length as Fluent Bit resolves it (§2.5); null when the file is rejected before that. */
+  /** Content length as Fluent Bit resolves it (fluent-bit-store-format.md#legacy-length); null when the file is rejected before that. */
   contentLength: number | null;
   /** Offset of the first content byte (24 + metaLength). */
   contentStart: number | null;

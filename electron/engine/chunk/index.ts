@@ -1,5 +1,5 @@
 /**
- * Chunk I/O codec (spec §2–§4): decode a chunk header and resolve its lengths exactly as Fluent
+ * Chunk I/O codec (docs/fluent-bit-store-format.md#chunk-header): decode a chunk header and resolve its lengths exactly as Fluent
  * Bit does, verify the CRC when one is set, encode chunks (markers, test generators), count and
  * page JSON-lines records, and parse multipart records.
  */

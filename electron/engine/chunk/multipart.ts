@@ -1,5 +1,5 @@
 /**
- * `multipart_upload_metadata` records (spec §4.1, §4.2, §8.1 item 7), parsed the way
+ * `multipart_upload_metadata` records (docs/fluent-bit-store-format.md#multipart-records item 7), parsed the way
  * `multipart_read_uploads_from_fs()` / `parse_etags()` read them, including where they stop.
  */
 import type { MultipartPart, MultipartRecord } from '../../../shared/model';

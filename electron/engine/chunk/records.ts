@@ -1,5 +1,5 @@
 /**
- * JSON-lines record counting for data chunk content (spec §3.2), streaming: feed the content in
+ * JSON-lines record counting for data chunk content (docs/fluent-bit-store-format.md#chunk-header), streaming: feed the content in
  * pieces of any size, memory stays bounded. Counts non-empty lines with Buffer.indexOf and parses
  * only the first and last line for their `date` key. A final line without `\n` counts when it
  * holds something besides NUL padding and whitespace (legacy chunks include their padding).

@@ -4,18 +4,9 @@
  * index, a timeline, resets, collision analysis and findings, plus what was and was not checked.
  * Pure: findings name their next steps as requests, never as one door's command lines.
  */
-import type {
-  Diagnosis,
-  DiagnosisChecks,
-  FluentBitConfig,
-  Finding,
-  OutputDiagnosis,
-  RootReport,
-  S3Evidence,
-  Severity,
-  StoreReport,
-} from '../../../shared/model';
+import type { Diagnosis, DiagnosisChecks, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
+import { bySeverity } from '../../../shared/severity';
 import { analyzeBucket } from './bucket';
 import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding, type IndexContext } from './findings-index';
@@ -33,8 +24,7 @@ export interface DiagnoseInput {
   outputId?: number;
 }
 
-export const SEVERITY_ORDER: Severity[] = ['critical', 'error', 'warning', 'info'];
-export const bySeverity = (a: Finding, b: Finding) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity);
+export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
 
 function evidenceMap(e: DiagnoseInput['evidence']): Map<number, S3Evidence> {
   if (!e) return new Map();
@@ -193,11 +183,4 @@ function rootFindings(
   const mismatch = outputIdMismatch(root, config, owners, safe);
   if (mismatch) out.push(mismatch.finding);
   return out;
-}
-
-/** The worst severity in a diagnosis (null: no findings). */
-export function worstSeverity(d: Diagnosis): Severity | null {
-  const all = [...d.outputs.flatMap((o) => o.findings), ...d.storeFindings];
-  for (const s of SEVERITY_ORDER) if (all.some((f) => f.severity === s)) return s;
-  return null;
 }

@@ -4,7 +4,7 @@
  * - a glob only when the name has a `*`;
  * - `glob(…, GLOB_NOSORT, …)`: the matches come in directory order, which the host's file system
  *   decides. We read them sorted (deterministic), and warn when more than one matched file holds
- *   outputs, because their instance ids (§1.4) then depend on that order;
+ *   outputs, because their instance ids (fluent-bit-store-format.md#the-index-file) then depend on that order;
  * - GLOB_NOMATCH makes `read_glob` return -1 and the whole config fails: a ConfigError here.
  */
 import { ConfigError } from './errors';

@@ -1,6 +1,6 @@
 /**
  * Read a Fluent Bit configuration (classic `.conf` or YAML) into outputs with their instance ids
- * (0-based position among ALL outputs, spec §1.4) and S3 settings with defaults filled in.
+ * (0-based position among ALL outputs, docs/fluent-bit-store-format.md#the-index-file) and S3 settings with defaults filled in.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,11 +1,11 @@
-/** S3 output settings with Fluent Bit's defaults (spec §7, §6, §1.1). */
+/** S3 output settings with Fluent Bit's defaults (docs/fluent-bit-store-format.md#layout). */
 import type { S3OutputSettings } from '../../../shared/model';
 import { DEFAULT_KEY_FORMAT, DEFAULT_TAG_DELIMITERS } from '../../../shared/keyformat';
 
 export const DEFAULT_STORE_DIR = '/tmp/fluent-bit/s3';
 export const DEFAULT_TOTAL_FILE_SIZE = 100_000_000;
 export const DEFAULT_UPLOAD_CHUNK_SIZE = 5_242_880;
-/** Below this total_file_size, use_put_object is forced on (spec §7). */
+/** Below this total_file_size, use_put_object is forced on (docs/fluent-bit-store-format.md#layout). */
 export const PUT_OBJECT_FORCED_BELOW = 10 * 1024 * 1024;
 const COMPRESSIONS = ['none', 'gzip', 'zstd', 'snappy', 'arrow', 'parquet'] as const;
 
@@ -88,7 +88,7 @@ export function buildS3Settings(props: Record<string, string>, warn: (message: s
     totalFileSize,
     uploadChunkSize: size('upload_chunk_size', DEFAULT_UPLOAD_CHUNK_SIZE),
     retryLimit,
-    // $INDEX counts only in a user-supplied format (spec §5.2); the default has none anyway
+    // $INDEX counts only in a user-supplied format (docs/fluent-bit-store-format.md#the-index-file); the default has none anyway
     hasIndex: !!userFormat && userFormat.includes('$INDEX'),
   };
 }

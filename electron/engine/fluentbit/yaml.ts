@@ -3,10 +3,18 @@
  * `pipeline.inputs/filters/outputs` (lists of maps). Only scalar values are kept (nested
  * `processors` etc. are skipped). Keys are case-insensitive.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
 import { ConfigError } from './errors';
 import { readInclude } from './include';
 import type { ConfigIo, ParsedConfig } from './sections';
+
+/** The YAML library, loaded the first time a YAML config is read (a classic .conf or a scan never needs it). */
+function yamlLib(): typeof import('yaml') {
+  return require('yaml') as typeof import('yaml');
+}
+const isMap = (n: unknown): n is YAMLMap => yamlLib().isMap(n);
+const isScalar = (n: unknown): n is import('yaml').Scalar => yamlLib().isScalar(n);
+const isSeq = (n: unknown): n is import('yaml').YAMLSeq => yamlLib().isSeq(n);
 
 const KNOWN_TOP = new Set([
   'env',
@@ -31,6 +39,7 @@ function scalarText(v: unknown): string | null {
 export async function readYaml(file: string, text: string, io: ConfigIo, into: ParsedConfig, stack: string[] = []): Promise<void> {
   if (stack.includes(file)) throw new ConfigError(`includes cycle: ${[...stack, file].join(' → ')}`, stack[stack.length - 1] ?? file);
   if (!into.files.includes(file)) into.files.push(file);
+  const { LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length) {

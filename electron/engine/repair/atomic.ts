@@ -1,5 +1,5 @@
 /**
- * The one atomic-write primitive every repair goes through (style.md §5, spec §8.1 item 8):
+ * The one atomic-write primitive every repair goes through (the PostgreSQL/etcd durable-rename recipe; docs/fluent-bit-store-format.md#the-index-file):
  * exclusive-create a dot-named temp file in the target's directory, write, fsync, keep the
  * target's mode and owner, rename over the target, fsync the directory, read back and compare.
  * The temp file is unlinked on any error. A process killed at any point leaves the target holding

@@ -1,5 +1,5 @@
 /**
- * Preconditions of every write (spec §8.1 item 1): Fluent Bit maps chunks MAP_SHARED and takes no
+ * Preconditions of every write (docs/fluent-bit-store-format.md#chunk-header item 1): Fluent Bit maps chunks MAP_SHARED and takes no
  * locks, so we refuse while any process has files open (or mapped, or its cwd) under the root —
  * found through Linux `/proc/<pid>/{fd,maps,cwd}` — and we compare a size/mtime snapshot of the
  * tree before and after an operation to catch writers we could not see. Read-only sources
@@ -151,7 +151,7 @@ export async function checkWriteAllowed(
     r.warnings.push(`${use.uninspectable} processes could not be inspected (permission denied): run as root to be sure Fluent Bit is not using the store.`);
   for (const p of use.processes) {
     r.refusals.push({
-      reason: `Process ${p.pid} (${p.command}) is using the store: ${p.paths.join(', ')}. Stop Fluent Bit before repairing (spec §8.1: files are mapped MAP_SHARED, without locks).`,
+      reason: `Process ${p.pid} (${p.command}) is using the store: ${p.paths.join(', ')}. Stop Fluent Bit before repairing: it maps chunk files shared and takes no locks.`,
       forceable: true,
     });
   }

@@ -1,6 +1,6 @@
 /**
  * Backups and the undo journal. They live in `<root>/.store-doctor/` (a dot-directory: Fluent Bit's
- * scanner and its graceful-stop cleanup never look at it, spec §1.2/§2.7). Every action first backs
+ * scanner and its graceful-stop cleanup never look at it, docs/fluent-bit-store-format.md#layout). Every action first backs
  * up what it will change, then appends (and fsyncs) an `action` entry, then changes things, then
  * appends `applied`. An undo restores the previous bytes (or absence), mode and owner exactly and
  * appends `undone`. The journal is JSON lines; a torn last line (crash while appending) is ignored.

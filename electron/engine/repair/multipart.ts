@@ -1,11 +1,12 @@
 /**
- * Multipart settlement (issue §5, spec §4): for each local `multipart_upload_metadata/` record,
+ * Multipart settlement (docs/fluent-bit-store-format.md#multipart-records): for each local `multipart_upload_metadata/` record,
  * look up the server upload and its parts (ListParts) and plan: complete it (parts from the record
  * ∩ ListParts, ETags must match), or abort it, or just remove the record when the server no longer
  * has the upload. Server uploads with no local record are listed and aborted only on request.
  * After success the local record is removed through the journal (backed up, undoable).
  */
-import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
@@ -38,7 +39,9 @@ async function serverParts(client: S3Client, bucket: string, key: string, upload
   let marker: string | undefined;
   try {
     for (;;) {
-      const r = await client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), { abortSignal: signal });
+      const r = await client.send(new (awsS3().ListPartsCommand)({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), {
+        abortSignal: signal,
+      });
       for (const p of r.Parts ?? []) out.set(p.PartNumber!, unquote(p.ETag) ?? '');
       if (!r.IsTruncated) return out;
       marker = r.NextPartNumberMarker;
@@ -58,7 +61,9 @@ async function serverUploads(client: S3Client, bucket: string, prefix: string | 
   let KeyMarker: string | undefined;
   let UploadIdMarker: string | undefined;
   for (;;) {
-    const r = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker, UploadIdMarker }), { abortSignal: signal });
+    const r = await client.send(new (awsS3().ListMultipartUploadsCommand)({ Bucket: bucket, Prefix: prefix, KeyMarker, UploadIdMarker }), {
+      abortSignal: signal,
+    });
     for (const u of r.Uploads ?? []) out.push({ key: u.Key!, uploadId: u.UploadId! });
     if (!r.IsTruncated) return out;
     KeyMarker = r.NextKeyMarker;
@@ -235,7 +240,7 @@ export async function applyMultipart(
     try {
       if (s.op === 'complete') {
         await opts.client.send(
-          new CompleteMultipartUploadCommand({
+          new (awsS3().CompleteMultipartUploadCommand)({
             Bucket: d.bucket,
             Key: s.key,
             UploadId: s.uploadId,
@@ -248,7 +253,7 @@ export async function applyMultipart(
         );
         if (!(await headObject(opts.client, d.bucket, s.key, opts.signal))) throw new Error('HeadObject does not find the completed object');
       } else if (s.op === 'abort') {
-        await opts.client.send(new AbortMultipartUploadCommand({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
+        await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
       }
       if (s.recordPath) await durableUnlink(s.recordPath);
       result.steps.push({

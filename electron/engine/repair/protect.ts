@@ -1,7 +1,7 @@
 /**
- * Protect the index from the next graceful stop (issue §3, spec §5.4, §5.5, §10).
+ * Protect the index from the next graceful stop (docs/fluent-bit-store-format.md#graceful-stop).
  * - marker: a valid empty chunk `sequence/store-doctor-marker` keeps `sequence/` through graceful
- *   stops. Refused when another S3 output sharing the root lacks `$INDEX` (verified in spec §10:
+ *   stops. Refused when another S3 output sharing the root lacks `$INDEX` (verified in docs/fluent-bit-store-format.md#graceful-stop:
  *   that output uploads the marker as a 0-byte object, deletes it, and the index is lost).
  * - shadow: copy every `seq_index_<id>` outside store_dir (never lowering a shadow value), for
  *   `restore-index` in a pre-start hook.
@@ -88,18 +88,18 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
   if (!disk.size) plan.warnings.push('No seq_index file in this root yet: nothing holds an index. Run repair-index first.');
   if (input.method === 'marker') {
     plan.why.push(
-      'A graceful stop deletes sequence/ because Fluent Bit registers no chunk in it (spec §5.4). A valid empty chunk directly in sequence/ keeps the folder; the $INDEX owner never uploads it (spec §5.5, verified in §10).',
+      'A graceful stop deletes sequence/ because Fluent Bit registers no chunk in it. A valid empty chunk directly in sequence/ keeps the folder; the $INDEX owner never uploads it (verified with Fluent Bit 5.0.9).',
     );
     if (input.outputsOnRoot === null) {
       plan.refusals.push({
         reason:
-          'Without --config I cannot check that every S3 output sharing this root uses $INDEX; a marker is only safe then (spec §10). Give --config, or --force if you know it is so.',
+          'Without the Fluent Bit config it cannot be checked that every S3 output sharing this root uses $INDEX, and a marker is only safe then. Load the config, or force if you know it is so.',
         forceable: true,
       });
     } else {
       for (const o of input.outputsOnRoot.filter((x) => !x.hasIndex)) {
         plan.refusals.push({
-          reason: `Output ${o.displayName} (id ${o.id}) shares this root and its s3_key_format has no $INDEX: at its start it would upload the marker as a 0-byte object, delete it, and the next graceful stop deletes sequence/ with the index (verified, spec §10). Use --method shadow, or give each output its own store_dir.`,
+          reason: `Output ${o.displayName} (id ${o.id}) shares this root and its s3_key_format has no $INDEX: at its start it would upload the marker as a 0-byte object, delete it, and the next graceful stop deletes sequence/ with the index (verified with Fluent Bit 5.0.9). Use a shadow copy instead, or give each output its own store_dir.`,
           forceable: false,
         });
       }

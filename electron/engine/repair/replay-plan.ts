@@ -1,5 +1,5 @@
 /**
- * Replay plan (issue §4): one item per chunk in old data streams and `quarantine/` (the active
+ * Replay plan: one item per chunk in old data streams and `quarantine/` (the active
  * stream — the newest timestamp stream — only when asked). Each item shows the key it will get
  * (the key-format engine with its tag, the first record's time or a chosen time, and a `$INDEX`
  * allocated upwards from the repaired index), the compression, size and record count. Damaged
@@ -170,7 +170,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const skipped = plan.replayItems.length - todo.length;
   plan.summary = `Replay ${todo.length} chunk${todo.length === 1 ? '' : 's'} (${todo.reduce((a, i) => a + i.bytes, 0)} bytes) to s3://${t.bucket}${hasIndex && todo.length ? ` with $INDEX ${first}..${next - 1}` : ''}${skipped ? `; ${skipped} skipped` : ''}.`;
   plan.why.push(
-    `Chunks in old streams and quarantine/ are not sent by Fluent Bit (quarantine) or would be sent with the restart time and a possibly reset $INDEX (spec §3.4, §5.4).`,
+    `Chunks in old streams and quarantine/ are not sent by Fluent Bit (quarantine) or would be sent with the restart time and a possibly reset $INDEX.`,
   );
   if (!todo.length) plan.why.push('Nothing to replay.');
   const details: ReplayPlanDetails = {

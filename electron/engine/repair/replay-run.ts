@@ -1,5 +1,5 @@
 /**
- * Replay apply (issue §4): for each planned chunk, journal the intent (key), PutObject create-only
+ * Replay apply: for each planned chunk, journal the intent (key), PutObject create-only
  * (`If-None-Match: *`; on 412 take the next index), confirm with HeadObject, journal `uploaded`,
  * move the chunk to `.store-doctor/replayed/<stream>/<name>` so Fluent Bit never sends it again,
  * journal `moved`; finally write the next index atomically. Every journal line is fsynced before

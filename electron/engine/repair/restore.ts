@@ -1,5 +1,5 @@
 /**
- * `restore-index` (issue §3, option B): for a pre-start hook (`ExecStartPre`, init container).
+ * `restore-index` (option B): for a pre-start hook (`ExecStartPre`, init container).
  * For every `$INDEX` output of the root, put back the highest of: the shadow copy, the file on
  * disk, and the bucket evidence (diagnosis `safeNextIndex`). Never lowers anything.
  */

@@ -3,7 +3,8 @@
  * key exists), a probe for endpoints that ignore or reject conditional writes (then HEAD-then-PUT,
  * not atomic, with a warning), and HEAD/GET confirmation.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { awsS3 } from '../s3/sdk';
 import { randomBytes } from 'node:crypto';
 
 interface AwsError {
@@ -44,7 +45,7 @@ export interface HeadResult {
 
 export async function headObject(client: S3Client, bucket: string, key: string, signal?: AbortSignal): Promise<HeadResult | null> {
   try {
-    const h = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+    const h = await client.send(new (awsS3().HeadObjectCommand)({ Bucket: bucket, Key: key }), { abortSignal: signal });
     return { size: h.ContentLength ?? 0, etag: unquote(h.ETag), contentEncoding: h.ContentEncoding ?? null };
   } catch (err) {
     if (isNotFound(err)) return null;
@@ -53,7 +54,7 @@ export async function headObject(client: S3Client, bucket: string, key: string, 
 }
 
 export async function getObjectBytes(client: S3Client, bucket: string, key: string, signal?: AbortSignal): Promise<Buffer> {
-  const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+  const r = await client.send(new (awsS3().GetObjectCommand)({ Bucket: bucket, Key: key }), { abortSignal: signal });
   const bytes = await r.Body!.transformToByteArray();
   return Buffer.from(bytes);
 }
@@ -78,7 +79,7 @@ export async function putCreateOnly(
   if (opts.mode === 'head-then-put' && (await headObject(client, bucket, key, opts.signal))) return { created: false, reason: 'exists' };
   try {
     const r = await client.send(
-      new PutObjectCommand({
+      new (awsS3().PutObjectCommand)({
         Bucket: bucket,
         Key: key,
         Body: body,
@@ -106,7 +107,9 @@ export async function probeConditionalWrites(
 ): Promise<{ mode: ConditionalMode; warning: string | null }> {
   const key = `.store-doctor-probe/${Date.now()}-${randomBytes(6).toString('hex')}`;
   const put = () =>
-    client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.from('probe'), ContentLength: 5, IfNoneMatch: '*' }), { abortSignal: signal });
+    client.send(new (awsS3().PutObjectCommand)({ Bucket: bucket, Key: key, Body: Buffer.from('probe'), ContentLength: 5, IfNoneMatch: '*' }), {
+      abortSignal: signal,
+    });
   const fallback = (why: string) => ({
     mode: 'head-then-put' as const,
     warning: `WARNING: this endpoint ${why}: falling back to HEAD-then-PUT, which is NOT atomic — a key created by someone else between the HEAD and the PUT would be overwritten. Stop every writer to this bucket prefix while replaying.`,
@@ -120,7 +123,8 @@ export async function probeConditionalWrites(
   }
   try {
     const second = await put();
-    if (second.VersionId) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: second.VersionId })).catch(() => undefined);
+    if (second.VersionId)
+      await client.send(new (awsS3().DeleteObjectCommand)({ Bucket: bucket, Key: key, VersionId: second.VersionId })).catch(() => undefined);
     return fallback('ignores If-None-Match: * (a second create of the same key succeeded)');
   } catch (err) {
     if (isPreconditionFailed(err)) return { mode: 'if-none-match', warning: null };
@@ -128,6 +132,6 @@ export async function probeConditionalWrites(
     throw err;
   } finally {
     // delete the probe's own version when the bucket is versioned, so it leaves no trace
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) })).catch(() => undefined);
+    await client.send(new (awsS3().DeleteObjectCommand)({ Bucket: bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) })).catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The `$INDEX` state file (spec §1.4, §5.1): path, the read rule Fluent Bit applies
+ * The `$INDEX` state file (docs/fluent-bit-store-format.md#the-index-file): path, the read rule Fluent Bit applies
  * (`fscanf("%" PRIu64)`), and the one way we write it (atomic, ASCII decimal, no newline,
  * `sequence/` 0755 and `index_metadata/` 0700 created when missing).
  */

@@ -1,10 +1,11 @@
 /**
- * Version recovery (issue §5): in a versioned bucket, an index reset leaves the overwritten
+ * Version recovery: in a versioned bucket, an index reset leaves the overwritten
  * objects as non-current versions. Copy each one create-only to a new key under a recovery prefix
  * (`<prefix><key>.version-<n>-<versionId>`, n = 1 for the oldest) and write a manifest JSON that
  * maps every copy to its source key, version and time. Nothing in the store is touched.
  */
-import { CopyObjectCommand, ListObjectVersionsCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { awsS3 } from '../s3/sdk';
 import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed } from './guard';
@@ -31,7 +32,9 @@ async function listAllVersions(client: S3Client, bucket: string, prefix: string 
   let KeyMarker: string | undefined;
   let VersionIdMarker: string | undefined;
   for (;;) {
-    const r = await client.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker, VersionIdMarker }), { abortSignal: signal });
+    const r = await client.send(new (awsS3().ListObjectVersionsCommand)({ Bucket: bucket, Prefix: prefix, KeyMarker, VersionIdMarker }), {
+      abortSignal: signal,
+    });
     for (const v of r.Versions ?? []) {
       out.push({
         key: v.Key!,
@@ -147,7 +150,7 @@ export async function applyRecoverVersions(
       // HEAD first as well: some S3-compatible servers ignore If-None-Match on CopyObject.
       if (await headObject(opts.client, d.bucket, c.targetKey, opts.signal)) throw Object.assign(new Error('exists'), { exists: true });
       await opts.client.send(
-        new CopyObjectCommand({
+        new (awsS3().CopyObjectCommand)({
           Bucket: d.bucket,
           Key: c.targetKey,
           CopySource: `${d.bucket}/${encodeURIComponent(c.sourceKey).replace(/%2F/g, '/')}?versionId=${encodeURIComponent(c.versionId)}`,

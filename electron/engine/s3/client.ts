@@ -6,11 +6,10 @@
  *
  * Secrets never leave this module: `describeConnection()` is what may be shown or logged.
  */
-import { S3Client } from '@aws-sdk/client-s3';
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
-import { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import type { S3ConnectionOptions, S3OutputSettings } from '../../../shared/model';
+import { awsConfigLoader, awsCredentials, awsS3 } from './sdk';
 
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -31,6 +30,7 @@ export function regionProvider(opts: S3ConnectionOptions): () => Promise<string>
     if (opts.region) return opts.region;
     const fromEnv = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
     if (fromEnv) return fromEnv;
+    const { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS } = awsConfigLoader();
     try {
       const region = await loadConfig(NODE_REGION_CONFIG_OPTIONS, { ...NODE_REGION_CONFIG_FILE_OPTIONS, profile: opts.profile })();
       if (region) return region;
@@ -47,6 +47,8 @@ export function createS3Client(opts: CreateS3ClientOptions = {}): S3Client {
     throw new Error(`S3 endpoint "${endpoint}" is not a URL: give it as http://host:port or https://host`);
   }
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
+  const { S3Client } = awsS3();
+  const { fromNodeProviderChain } = awsCredentials();
   return new S3Client({
     region: regionProvider(opts),
     ...(opts.profile ? { profile: opts.profile } : {}),

@@ -1,5 +1,5 @@
 /**
- * What the listing planner needs to know about an `s3_key_format` (spec §6): its `/`-separated
+ * What the listing planner needs to know about an `s3_key_format` (docs/fluent-bit-store-format.md#key-format): its `/`-separated
  * segments, which are literal and which variable, a lenient matcher per segment and for whole
  * keys (a superset of what Fluent Bit can produce, so no real key is ever dropped), the UTC time
  * range a partition prefix covers, and whether keys sort by time from a given segment on.

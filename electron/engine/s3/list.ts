@@ -2,19 +2,15 @@
  * Paginated S3 listings (objects, versions, multipart uploads, parts), each request counted,
  * each cancellable. Results use the domain types of shared/model.ts.
  */
-import {
-  GetBucketVersioningCommand,
-  ListMultipartUploadsCommand,
-  ListObjectVersionsCommand,
-  ListObjectsV2Command,
-  ListPartsCommand,
-  type ListObjectsV2CommandOutput,
-  type ListObjectVersionsCommandOutput,
-  type ListPartsCommandOutput,
-  type ListMultipartUploadsCommandOutput,
-  type S3Client,
-  type _Object,
+import type {
+  ListObjectsV2CommandOutput,
+  ListObjectVersionsCommandOutput,
+  ListPartsCommandOutput,
+  ListMultipartUploadsCommandOutput,
+  S3Client,
+  _Object,
 } from '@aws-sdk/client-s3';
+import { awsS3 } from './sdk';
 import type { S3ObjectEntry, S3UploadEntry, S3VersionEntry } from '../../../shared/model';
 
 export interface RequestCounter {
@@ -63,7 +59,7 @@ export async function* objectPages(client: S3Client, bucket: string, range: Scan
   for (;;) {
     const page = await send<ListObjectsV2CommandOutput>(
       client,
-      new ListObjectsV2Command({
+      new (awsS3().ListObjectsV2Command)({
         Bucket: bucket,
         Prefix: range.prefix || undefined,
         Delimiter: range.delimiter,
@@ -111,7 +107,7 @@ export async function listVersions(
   for (;;) {
     const page = await send<ListObjectVersionsCommandOutput>(
       client,
-      new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
+      new (awsS3().ListObjectVersionsCommand)({ Bucket: bucket, Prefix: prefix || undefined, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
       opts,
     );
     const entries: S3VersionEntry[] = [
@@ -156,7 +152,7 @@ export function sortVersions(v: S3VersionEntry[]): S3VersionEntry[] {
 export type VersioningStatus = 'Enabled' | 'Suspended' | 'Off';
 
 export async function versioningStatus(client: S3Client, bucket: string, opts: ListOptions = {}): Promise<VersioningStatus> {
-  const out = await send<{ Status?: string }>(client, new GetBucketVersioningCommand({ Bucket: bucket }), opts);
+  const out = await send<{ Status?: string }>(client, new (awsS3().GetBucketVersioningCommand)({ Bucket: bucket }), opts);
   return out.Status === 'Enabled' ? 'Enabled' : out.Status === 'Suspended' ? 'Suspended' : 'Off';
 }
 
@@ -172,7 +168,7 @@ export async function listParts(
   for (;;) {
     const page = await send<ListPartsCommandOutput>(
       client,
-      new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+      new (awsS3().ListPartsCommand)({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
       opts,
     );
     for (const p of page.Parts ?? []) parts.push({ partNumber: p.PartNumber ?? 0, etag: p.ETag ?? '', size: p.Size ?? 0 });
@@ -197,7 +193,7 @@ export async function listMultipartUploads(
   for (;;) {
     const page = await send<ListMultipartUploadsCommandOutput>(
       client,
-      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: opts.prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      new (awsS3().ListMultipartUploadsCommand)({ Bucket: bucket, Prefix: opts.prefix || undefined, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
       opts,
     );
     for (const u of page.Uploads ?? []) out.push({ key: u.Key ?? '', uploadId: u.UploadId ?? '', initiated: iso(u.Initiated) });

@@ -1,6 +1,6 @@
 /**
  * Turn a root's tree (with chunk analyses attached) into a RootReport, classifying every entry the
- * way Fluent Bit's chunkio scan does (spec §1.2, §1.3, §2.6, §2.7) and saying what Fluent Bit will
+ * way Fluent Bit's chunkio scan does (docs/fluent-bit-store-format.md#layout) and saying what Fluent Bit will
  * do with each file and folder.
  */
 import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';

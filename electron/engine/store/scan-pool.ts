@@ -23,8 +23,29 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
+/** Worker code: a file (the .ts source through tsx, or a built .js), or the code itself (single executable). */
+type WorkerCode = { file: string; tsx: string | null } | { source: string };
+
+/** The single executable (Node SEA) carries the bundled worker as the asset `scan-worker.js`; never a file from disk. */
+function seaEntry(): { source: string } | null | undefined {
+  let sea: { isSea(): boolean; getAsset(key: string, encoding: string): string };
+  try {
+    sea = require('node:sea');
+  } catch {
+    return undefined;
+  }
+  if (!sea.isSea()) return undefined;
+  try {
+    return { source: sea.getAsset('scan-worker.js', 'utf8') };
+  } catch {
+    return null; // no embedded worker: scan in-thread
+  }
+}
+
 /** Where the worker code is: the .ts source next to this file (run through tsx) or a built .js. */
-function entry(): { file: string; tsx: string | null } | null {
+function entry(): WorkerCode | null {
+  const sea = seaEntry();
+  if (sea !== undefined) return sea;
   if (typeof __dirname !== 'string') return null;
   const js = path.join(__dirname, 'scan-worker.js');
   if (fs.existsSync(js)) return { file: js, tsx: null };
@@ -52,7 +73,7 @@ export class ScanPool {
   /** `code` overrides where the worker code is (tests). */
   constructor(
     private readonly size: number,
-    private readonly code: { file: string; tsx: string | null } | null = entry(),
+    private readonly code: WorkerCode | null = entry(),
   ) {}
 
   /** Worker threads wanted by default: one per available core besides the calling thread (1..3). */
@@ -70,7 +91,12 @@ export class ScanPool {
     if (!e) throw new Error('scan worker code not found');
     while (this.slots.length < this.size) {
       // A small young generation: a worker keeps almost nothing between files.
-      const worker = new Worker(BOOT, { eval: true, workerData: e, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = new Worker('source' in e ? e.source : BOOT, {
+        eval: true,
+        workerData: 'source' in e ? null : e,
+        execArgv: [],
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+      });
       const slot: Slot = { worker, pending: new Map() };
       worker.on('message', (m: { id: number; batch?: WireBatch; error?: string }) => {
         const p = slot.pending.get(m.id);

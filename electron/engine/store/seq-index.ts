@@ -1,5 +1,5 @@
 /**
- * `sequence/index_metadata/seq_index_<id>` (spec §1.4, §5.1): read the value exactly as Fluent
+ * `sequence/index_metadata/seq_index_<id>` (docs/fluent-bit-store-format.md#the-index-file): read the value exactly as Fluent
  * Bit's `fscanf("%" PRIu64)` does — skip leading whitespace, optional sign (`-` wraps around like
  * strtoull), decimal digits, saturate at 2^64-1 on overflow — and say what Fluent Bit will do.
  */

@@ -37,7 +37,7 @@ describe('CRC-32', () => {
 });
 
 describe('decodeChunkHeader', () => {
-  it('decodes the verified example of spec §2.2', () => {
+  it('decodes the verified example of docs/fluent-bit-store-format.md#chunk-header', () => {
     const h = decodeChunkHeader(SPEC_EXAMPLE, 4096);
     expect(h).toMatchObject({
       status: 'ok',
@@ -56,7 +56,7 @@ describe('decodeChunkHeader', () => {
     expect(encodeChunk({ meta: 'my.tag', content: '{"a":1}\n{"b":2}\n', pageSize: null })).toHaveLength(46);
   });
 
-  it('infers the legacy length including padding when L is 0 (spec §2.5 example: tag "tag" → 4069)', () => {
+  it('infers the legacy length including padding when L is 0 (docs/fluent-bit-store-format.md#legacy-length example: tag "tag" → 4069)', () => {
     const b = encodeChunk({ meta: 'tag', content: '{"x":1}\n', contentLengthField: 0 });
     const h = decodeChunkHeader(b, b.length);
     expect(h.status).toBe('legacy-length');

@@ -4,7 +4,7 @@ import { parseMultipartRecord } from '../../../electron/engine/chunk';
 const meta = Buffer.from('/app.big/2026/11/29/18_36_06-0\ndedeafef5be1648c7690ff660c24a9ad');
 const parse = (content: string, m: Buffer = meta) => parseMultipartRecord(m, Buffer.from(content));
 
-describe('parseMultipartRecord (spec §4.1, §4.2, §8.1 item 7)', () => {
+describe('parseMultipartRecord (docs/fluent-bit-store-format.md#multipart-records item 7)', () => {
   it('splits the metadata at the first newline and reads every part', () => {
     const r = parse('part_number=1\tetag=55143c76f53e6597b796e8de394a7f81\npart_number=2\tetag=95a4e6ad41e09a58d5e279bb9a790ece\n');
     expect(r).toMatchObject({

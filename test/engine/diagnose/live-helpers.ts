@@ -37,7 +37,7 @@ export interface StoreSpec {
   seqIndex?: string;
   /** Data chunks: stream name, tag, first record time (ISO). */
   chunks?: { stream: string; tag: string; firstRecord: string }[];
-  /** Multipart records exactly as Fluent Bit writes them (spec §4.1). */
+  /** Multipart records exactly as Fluent Bit writes them (docs/fluent-bit-store-format.md#multipart-records). */
   multipart?: { key: string; uploadId: string; etags: string[] }[];
 }
 

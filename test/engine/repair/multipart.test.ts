@@ -22,7 +22,7 @@ async function startUpload(client: S3Client, bucket: string, key: string) {
   return { uploadId: UploadId!, etags: [e1.replace(/"/g, ''), e2.replace(/"/g, '')] };
 }
 
-/** A multipart record exactly as Fluent Bit writes it (spec §4.1). */
+/** A multipart record exactly as Fluent Bit writes it (docs/fluent-bit-store-format.md#multipart-records). */
 function writeRecord(root: string, name: string, key: string, uploadId: string, etags: string[]): string {
   const dir = path.join(root, 'multipart_upload_metadata');
   mkdirSync(dir, { recursive: true });

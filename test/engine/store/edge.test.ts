@@ -1,4 +1,4 @@
-/** The generated edge-case store: every status and each trap of spec §8.2, as a folder and as archives. */
+/** The generated edge-case store: every status and each trap of docs/fluent-bit-store-format.md#what-a-start-does-with-each-file, as a folder and as archives. */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

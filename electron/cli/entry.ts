@@ -1,0 +1,64 @@
+/**
+ * The compiled CLI's entry: `out/cli/store-doctor.cjs` (npm package) and the single executable.
+ *
+ * It answers `--version`, `--help` / `help`, `completion` and a bare `store-doctor` from the
+ * command line's shape, baked in at build time (spec.ts), without loading the engine, the host
+ * or the AWS SDK. Every other command line goes to the real program (main.ts), loaded then —
+ * in the npm package that is the separate file `cli.cjs`, so starting up parses only this one.
+ * Run from the TypeScript sources (no baked shape) everything goes to the real program.
+ */
+import type { CliSpec } from './spec';
+import type { Shell } from './completion';
+
+declare const __STORE_DOCTOR_SPEC__: CliSpec | undefined;
+
+// The pinned AWS SDK works on Node 20; its notice about future SDK releases needing Node 22
+// is not actionable for an operator and would pollute every command's stderr.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+function bakedSpec(): CliSpec | null {
+  return typeof __STORE_DOCTOR_SPEC__ === 'undefined' ? null : __STORE_DOCTOR_SPEC__;
+}
+
+const isVersion = (args: string[]) => args.length === 1 && (args[0] === '-V' || args[0] === '--version');
+
+/** Whether this command line only needs the command line's shape: help, version, completion, nothing. */
+export function answersWithoutEngine(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  if (args.length === 0 || isVersion(args)) return true;
+  if (args[0] === 'help' || args[0] === 'completion') return true;
+  return args.includes('-h') || args.includes('--help');
+}
+
+function realProgram(argv: string[]): Promise<number> {
+  // The build maps this to the separate file cli.cjs (npm package) or bundles it (single executable).
+  const { runCli } = require('./main') as typeof import('./main');
+  return runCli(argv);
+}
+
+export async function main(argv: string[], spec: CliSpec | null = bakedSpec()): Promise<number> {
+  if (!spec || !answersWithoutEngine(argv)) return realProgram(argv);
+  if (isVersion(argv)) {
+    process.stdout.write(`${spec.version}\n`);
+    return 0;
+  }
+  const { programFromSpec } = require('./spec') as typeof import('./spec');
+  const { completionScript } = require('./completion') as typeof import('./completion');
+  const { runProgram } = require('./run') as typeof import('./run');
+  // The rebuilt program parses exactly like the real one; should it reach a command other than
+  // completion (it cannot for the command lines above), the real program runs it.
+  let handOver = false;
+  const program = programFromSpec(spec, (command, args) => {
+    if (command === 'completion') process.stdout.write(completionScript(args[0] as Shell, spec));
+    else handOver = true;
+  });
+  const code = await runProgram(program, argv);
+  return handOver ? realProgram(argv) : code;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * The house's structure rules, checked on the sources: no import cycles (runtime imports, not
+ * `import type`); the renderer never imports Node or the engine; the CLI reaches the engine only
+ * through the session (no planner or repair code of its own).
+ */
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DIRS = ['electron', 'shared', 'renderer/src'];
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+
+function resolve(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(from), spec);
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (existsSync(c) && statSync(c).isFile()) return c;
+  return null;
+}
+
+function graph(): Map<string, string[]> {
+  const g = new Map<string, string[]>();
+  for (const f of DIRS.flatMap((d) => files(path.join(ROOT, d)))) {
+    const text = readFileSync(f, 'utf8');
+    const deps: string[] = [];
+    for (const m of text.matchAll(IMPORT)) {
+      const r = resolve(f, m[1]);
+      if (r) deps.push(r);
+    }
+    g.set(f, deps);
+  }
+  return g;
+}
+
+function cycles(g: Map<string, string[]>): string[][] {
+  const out: string[][] = [];
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const visit = (n: string) => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const d of g.get(n) ?? []) {
+      if (state.get(d) === 1) out.push([...stack.slice(stack.indexOf(d)), d].map((p) => path.relative(ROOT, p)));
+      else if (!state.has(d)) visit(d);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of g.keys()) if (!state.has(n)) visit(n);
+  return out;
+}
+
+describe('source structure', () => {
+  const g = graph();
+
+  it('has no import cycles', () => {
+    expect(cycles(g)).toEqual([]);
+  });
+
+  it('the CLI imports no repair or diagnose internals: it reaches the disk through the engine session', () => {
+    const cli = [...g.keys()].filter((f) => f.includes(`${path.sep}electron${path.sep}cli${path.sep}`));
+    const bad = cli.flatMap((f) =>
+      (g.get(f) ?? []).filter((d) => /electron\/engine\/(repair|diagnose)\//.test(d)).map((d) => `${path.relative(ROOT, f)} → ${path.relative(ROOT, d)}`),
+    );
+    expect(bad).toEqual([]);
+  });
+});
