@@ -4,19 +4,15 @@
  * of zod) so the sandboxed preload bundle stays tiny and the bridge is unit-tested directly.
  */
 import type { EventName, EventPayloads, Reply, RequestName } from '../../shared/contract';
+import type { StoreDoctorBridge } from '../../shared/bridge';
 import { IPC_EVENT, IPC_PICK_PATH, IPC_REQUEST, PICK_KINDS, type PickKind } from './channels';
+
+export type { StoreDoctorBridge } from '../../shared/bridge';
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
-}
-
-export interface StoreDoctorBridge {
-  request(name: RequestName, input: unknown, taskId?: string): Promise<Reply<unknown>>;
-  cancel(taskId: string): Promise<Reply<unknown>>;
-  onEvent<E extends EventName>(name: E, cb: (payload: EventPayloads[E]) => void): () => void;
-  pickPath(kind: PickKind): Promise<string | null>;
 }
 
 const EVENTS: readonly string[] = ['progress', 'store.changed'];

@@ -6,5 +6,4 @@ export const IPC_REQUEST = 'sd:request';
 export const IPC_PICK_PATH = 'sd:pickPath';
 export const IPC_EVENT = 'sd:event';
 
-export type PickKind = 'folder' | 'archive' | 'config' | 'listing';
-export const PICK_KINDS: readonly PickKind[] = ['folder', 'archive', 'config', 'listing'];
+export { PICK_KINDS, type PickKind } from '../../shared/bridge';

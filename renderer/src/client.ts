@@ -7,15 +7,9 @@
 import type { ContractError, EventName, EventPayloads, Reply, RequestInput, RequestName, RequestResult } from '../../shared/contract';
 import type { Progress } from '../../shared/model';
 
-export type PickKind = 'folder' | 'archive' | 'config' | 'listing';
+import type { PickKind, StoreDoctorBridge } from '../../shared/bridge';
 
-/** What Electron's preload exposes as `window.storeDoctor`. */
-export interface StoreDoctorBridge {
-  request(name: RequestName, input: unknown, taskId?: string): Promise<Reply<unknown>>;
-  cancel(taskId: string): Promise<unknown> | void;
-  onEvent<E extends EventName>(name: E, cb: (payload: EventPayloads[E]) => void): () => void;
-  pickPath(kind: PickKind): Promise<string | null>;
-}
+export type { PickKind, StoreDoctorBridge } from '../../shared/bridge';
 
 declare global {
   interface Window {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { extractFixture as extractInto } from '../support/fixtures';
 
 export interface RawResponse {
   status: number;
@@ -64,11 +64,9 @@ export function fakeRenderer(): string {
   return dir;
 }
 
-export const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'fluent-bit-real');
+export { FIXTURES } from '../support/fixtures';
 
-/** Extract a fixture tar into a fresh temp dir; returns the extracted `store` folder. */
+/** Extract a fixture tar into a fresh temp dir (the one fixture helper); returns the extracted `store` folder. */
 export function extractFixture(scenario: string, tarName: string): string {
-  const dir = tempDir(`sd-${scenario}-`);
-  execFileSync('tar', ['-xzf', path.join(FIXTURES, scenario, tarName), '-C', dir]);
-  return path.join(dir, 'store');
+  return extractInto(scenario, tarName).storeDir;
 }
