@@ -77,6 +77,25 @@ export async function putCreateOnly(
   opts: { mode: ConditionalMode; contentEncoding?: string; signal?: AbortSignal },
 ): Promise<PutOutcome> {
   if (opts.mode === 'head-then-put' && (await headObject(client, bucket, key, opts.signal))) return { created: false, reason: 'exists' };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await putOnce(client, bucket, key, body, opts);
+    } catch (err) {
+      // 409 ConditionalRequestConflict: another conditional write to the key raced this one; the
+      // retry ends in 412 (it won) or a create (it failed). Never taken as "created".
+      if (!isConditionalConflict(err) || attempt >= 4) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+async function putOnce(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: Buffer,
+  opts: { mode: ConditionalMode; contentEncoding?: string; signal?: AbortSignal },
+): Promise<PutOutcome> {
   try {
     const r = await client.send(
       new (awsS3().PutObjectCommand)({
