@@ -92,7 +92,7 @@ describe.skipIf(!s3Enabled())('store-doctor diagnose --live', { timeout: 120_000
     const o = JSON.parse(r.stdout).outputs[0];
     expect(o).toMatchObject({ highestIndexInBucket: 11, safeNextIndex: 12 });
     const note = o.findings.find((f: JsonFinding) => f.code === 'NO_EVIDENCE');
-    expect(note.evidence[0]).toMatch(/^Listing mode: full .*requested \(--full-listing\)/);
+    expect(note.evidence[0]).toMatch(/^Listing mode: full .*a full listing was requested/);
     expect(o.findings.find((f: JsonFinding) => f.code === 'INDEX_FILE_MISSING').commands.join('\n')).toContain('--full-listing');
   });
 

@@ -82,7 +82,7 @@ export function oldestBufferedTime(root: RootReport | null): { time: Date; what:
 
 export function planLiveListing(input: LiveListingInput): LiveListingPlan {
   const full = (reason: string): LiveListingPlan => ({ mode: 'full', focus: null, reason });
-  if (input.fullListing) return full('a full listing was requested (--full-listing)');
+  if (input.fullListing) return full('a full listing was requested');
   if (!input.keyFormat) return full('the key format is unknown');
   const res = timeResolution(input.keyFormat);
   const collision = analyzeCollisions(input.keyFormat, input.tagDelimiters);
@@ -110,7 +110,7 @@ export function listingModeNote(plan: LiveListingPlan, requests: number): string
   if (plan.mode === 'full') return `Listing mode: full (${requests} requests): every key the format can reach was listed, because ${plan.reason}.`;
   return (
     `Listing mode: focused (${requests} requests): ${plan.reason}; listed keys from ${plan.focus!.since} on and the newest partition of each tag. ` +
-    `INDEX_REUSED history before ${plan.focus!.since} was not checked; use --full-listing (fullListing) to list every key.`
+    `INDEX_REUSED history before ${plan.focus!.since} was not checked; list every key (a full listing) to check it.`
   );
 }
 

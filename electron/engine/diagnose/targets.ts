@@ -106,7 +106,9 @@ export function selectTargets(report: StoreReport, config: FluentBitConfig | nul
     const o = config?.outputs.find((x) => x.id === outputId);
     if (o) throw new DiagnoseInputError(`output ${outputId} (${o.displayName}) is a ${o.plugin} output, not an S3 output with a bucket`);
     throw new DiagnoseInputError(
-      config ? `no output with id ${outputId} in ${config.files[0] ?? 'the config'}` : `no seq_index_${outputId} in the store (give --config to pick outputs)`,
+      config
+        ? `no output with id ${outputId} in ${config.files[0] ?? 'the config'}`
+        : `no seq_index_${outputId} in the store (load the Fluent Bit config to pick outputs)`,
     );
   }
   return picked;
@@ -125,7 +127,7 @@ export function offlineTarget(targets: Target[], evidence: S3Evidence, outputId?
     const t = targets.find((x) => x.bucket === evidence.bucket);
     if (!t)
       throw new DiagnoseInputError(
-        `the listing is of bucket ${evidence.bucket}, which no S3 output uses (${targets.map((x) => x.bucket).join(', ')}); pick one with --output`,
+        `the listing is of bucket ${evidence.bucket}, which no S3 output uses (${targets.map((x) => x.bucket).join(', ')}); choose the output it belongs to`,
       );
     return t;
   }

@@ -93,7 +93,7 @@ function decide(
   return {
     op: 'none',
     parts: [],
-    reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: pass --abort to abort it, or --complete to complete it with the matching parts`,
+    reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: choose abort to abort it, or complete to complete it with the matching parts`,
   };
 }
 
@@ -121,10 +121,10 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   const records = input.root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.map((c) => ({ c, rec: c.multipart })));
   if (!input.client) {
     plan.refusals.push({
-      reason: 'Multipart settlement needs the live bucket (--live with credentials): ListParts decides between complete and abort.',
+      reason: 'Multipart settlement needs a live connection to the bucket (with credentials): ListParts decides between complete and abort.',
       forceable: false,
     });
-    plan.summary = `${records.length} local multipart record(s); not settled without --live.`;
+    plan.summary = `${records.length} local multipart record(s); not settled without a live connection to the bucket.`;
     plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: [] };
     return plan;
   }
@@ -152,7 +152,7 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
       item = { recordPath, key: rec.s3Key, uploadId: rec.uploadId, ...d };
       if (d.op === 'complete' && (await headObject(input.client, input.bucket, rec.s3Key, input.signal))) {
         plan.refusals.push({
-          reason: `s3://${input.bucket}/${rec.s3Key} already exists: completing upload ${rec.uploadId} would overwrite it. Abort it instead (--abort), or --force.`,
+          reason: `s3://${input.bucket}/${rec.s3Key} already exists: completing upload ${rec.uploadId} would overwrite it. Abort it instead, or force.`,
           forceable: true,
         });
       }
@@ -172,7 +172,7 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
       });
     else
       plan.warnings.push(
-        `Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (CLI: --abort-orphans; app: "Also abort server uploads that have no local record").`,
+        `Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (also abort server uploads that have no local record).`,
       );
   }
   for (const s of plan.settle) {

@@ -160,7 +160,7 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
     plan.refusals.push(...g.refusals);
   }
-  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('--force: overriding refusals. You take responsibility for the result.');
+  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('Forced: overriding refusals. You take responsibility for the result.');
   return plan;
 }
 

@@ -80,7 +80,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const compression: ReplayCompression | null = t.compression === 'gzip' ? 'gzip' : t.compression === 'none' ? 'none' : null;
   if (!compression)
     plan.refusals.push({
-      reason: `compression ${t.compression} is not supported by replay (only none and gzip); pass --compression none or gzip.`,
+      reason: `compression ${t.compression} is not supported by replay (only none and gzip); choose the compression none or gzip for the replay.`,
       forceable: false,
     });
   let first = input.safeNextIndex;
@@ -118,7 +118,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     for (const c of s.chunks) {
       let skip: string | null = null;
       if (input.only && !input.only.includes(c.path)) continue;
-      if (s.kind === 'data' && s.name === active && !input.includeActive) skip = 'active stream (newest run): pass --include-active to replay it';
+      if (s.kind === 'data' && s.name === active && !input.includeActive) skip = 'active stream (newest run): include the active stream to replay it';
       else if (DAMAGED_CHUNK_STATUSES.includes(c.status)) skip = `damaged (${c.status}): never replayed`;
       else if (!c.contentLength) skip = 'no content (empty chunk): nothing to send';
       candidates.push({ c, skip });
@@ -164,7 +164,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     });
   }
   if (hasIndex && t.outputId === null)
-    plan.warnings.push('Output id unknown (no --config/--output): the next index is not written after replay; repair it with repair-index.');
+    plan.warnings.push('Output id unknown (no Fluent Bit config): the next index is not written after replay; repair the index afterwards.');
   if (!hasIndex && !t.keyFormat.includes('$UUID') && t.staticFilePath)
     plan.warnings.push('The key format has neither $INDEX nor $UUID and static_file_path is on: a key that exists is skipped, never overwritten.');
   const skipped = plan.replayItems.length - todo.length;
@@ -194,6 +194,6 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
   if (input.force && plan.refusals.some((r) => r.forceable))
-    plan.warnings.unshift('--force: replaying although the store looks in use. You take responsibility for the result.');
+    plan.warnings.unshift('Forced: replaying although the store looks in use. You take responsibility for the result.');
   return plan;
 }

@@ -75,7 +75,7 @@ export async function planUndo(
   const guard = await checkWriteAllowed(e.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   plan.refusals.push(...guard.refusals);
   plan.warnings.push(...guard.warnings);
-  if (opts.force && plan.refusals.some((r) => r.forceable)) plan.warnings.push('--force: overriding refusals; you take responsibility for the result.');
+  if (opts.force && plan.refusals.some((r) => r.forceable)) plan.warnings.push('Forced: overriding refusals; you take responsibility for the result.');
   return plan;
 }
 

@@ -78,7 +78,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
   }
   let versions = input.versions ?? null;
   if (input.client) versions = await listAllVersions(input.client, input.bucket, input.prefix, input.signal);
-  else plan.refusals.push({ reason: 'Copying versions needs the live bucket (--live with credentials).', forceable: false });
+  else plan.refusals.push({ reason: 'Copying versions needs a live connection to the bucket (with credentials).', forceable: false });
   if (!versions) {
     plan.summary = 'No version listing: nothing to recover.';
     plan.details = { kind: 'recover', bucket: input.bucket, copies: [], recoveryPrefix };

@@ -98,7 +98,7 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       // abort deletes the parts for good: only with --abort (was 'abort' by default, a data-loss bug)
       expect(one.op).toBe('none');
       expect(one.reason).toMatch(/ETag differs: 2/);
-      expect(one.reason).toMatch(/--abort/);
+      expect(one.reason).toMatch(/choose abort/);
       expect(plan.refusals.some((r) => /k\/two already exists/.test(r.reason))).toBe(true);
       await expect(applyMultipart(plan, { client, skipProcessCheck: true })).rejects.toThrow(/refused/);
       expect((await getObjectBytes(client, bucket, 'k/two')).toString()).toBe('existing');
