@@ -21,6 +21,8 @@ export const FINDING_CODES = [
   'ROOT_NOT_FOUND',
   'NO_EVIDENCE',
   'INDEX_BEYOND_EXACT_RANGE',
+  /** Store Doctor could not read a seq_index file (permission denied): its value is unknown. */
+  'INDEX_FILE_NOT_READ',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

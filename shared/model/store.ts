@@ -19,7 +19,8 @@ export type ChunkStatus =
   | 'too-short' // 1..23 bytes: rejected
   | 'bad-magic' // not C1 00: rejected
   | 'truncated' // 24 + meta + content > file size: rejected
-  | 'crc-mismatch'; // CRC field non-zero and not the CRC-32 of [22, 24+meta+content)
+  | 'crc-mismatch' // CRC field non-zero and not the CRC-32 of [22, 24+meta+content)
+  | 'unreadable'; // Store Doctor could not read the file (permission denied, I/O error): what Fluent Bit does is unknown
 
 export const DAMAGED_CHUNK_STATUSES: readonly ChunkStatus[] = ['too-short', 'bad-magic', 'truncated', 'crc-mismatch'];
 
@@ -109,7 +110,15 @@ export interface StreamInfo {
   writable?: boolean | null;
 }
 
-export type SeqIndexStatus = 'ok' | 'empty' | 'not-a-number' | 'trailing-bytes';
+export type SeqIndexStatus =
+  | 'ok'
+  | 'empty'
+  | 'not-a-number'
+  | 'trailing-bytes'
+  // Not read by Store Doctor (the value is unknown; `message` says why):
+  | 'unreadable' // permission denied (EACCES) or an I/O error: run as Fluent Bit's user or root
+  | 'not-regular' // a symlink, FIFO, socket, device or folder: never opened or followed
+  | 'too-large'; // larger than 64 KiB: not a file Fluent Bit writes (only the first bytes are read)
 
 export interface SeqIndexInfo {
   /** `<id>` of `seq_index_<id>` (the output instance id). Null when the suffix is not a number. */

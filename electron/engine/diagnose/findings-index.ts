@@ -125,6 +125,32 @@ export function indexFileFindings(c: IndexContext): Finding[] {
       outputId: id,
       data: { path: seq.path, status: seq.status },
     });
+  } else if (seq.status === 'unreadable') {
+    // Store Doctor could not read it (another user than Fluent Bit's): nothing is known about the file.
+    out.push({
+      code: 'INDEX_FILE_NOT_READ',
+      severity: 'warning',
+      summary: `seq_index_${id} could not be read by Store Doctor: the index Fluent Bit continues at is unknown (nothing is wrong with the file as far as is known).`,
+      evidence: [seq.message],
+      action: 'Run Store Doctor as the user Fluent Bit runs as, or as root, and diagnose again. Do not repair an index that could not be read.',
+      outputId: id,
+      data: { path: seq.path, status: seq.status },
+    });
+  } else if (seq.status === 'not-regular' || seq.status === 'too-large') {
+    const special = seq.status === 'not-regular';
+    out.push({
+      code: 'INDEX_FILE_UNREADABLE',
+      severity: special && /FIFO/.test(seq.message) ? 'critical' : 'error',
+      summary: special
+        ? `seq_index_${id} ${/FIFO/.test(seq.message) ? 'is a FIFO (Fluent Bit blocks opening it at start)' : 'is not a regular file'}: not a file Fluent Bit writes; Store Doctor does not open or follow it, so the index Fluent Bit would read is unknown.`
+        : `seq_index_${id} is larger than 64 KiB: not a file Fluent Bit writes (it holds a few digits); Store Doctor reads only its first bytes.`,
+      evidence: [`${seq.path}: ${seq.fileSize} bytes`, seq.message],
+      action: special
+        ? 'Look at the entry and remove it by hand (Store Doctor never replaces a file that is not a regular file), then diagnose again and repair the index.'
+        : repairAction(c, 'Replace the file with a valid value.'),
+      outputId: id,
+      data: { path: seq.path, status: seq.status },
+    });
   } else if (c.persisted !== null && bucket.highestIndex !== null && c.persisted <= bucket.highestIndex) {
     out.push({
       code: 'INDEX_BEHIND_BUCKET',

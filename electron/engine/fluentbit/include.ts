@@ -47,7 +47,9 @@ export async function readInclude(io: ConfigIo, into: ParsedConfig, inc: Include
     try {
       body = await io.readFile(f);
     } catch (e) {
-      throw new ConfigError(`cannot read ${inc.label} ${inc.rel} (${f}): ${(e as Error).message}`, inc.file, inc.line);
+      // A SafeReadError's reason is the problem without the file name (named here already).
+      const why = typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : (e as Error).message;
+      throw new ConfigError(`cannot read ${inc.label} ${inc.rel} (${f}): ${why}`, inc.file, inc.line);
     }
     const before = outputCount(into);
     await parse(f, body);

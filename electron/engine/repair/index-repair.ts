@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { PlanStep, RepairAction, RepairPlan, RepairResult } from '../../../shared/model';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
-import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason, writeSeqIndex } from './seqindex';
+import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, shownBytes, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
 import { pathExists } from './fsutil';
@@ -61,6 +61,12 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
     `Current seq_index_${input.outputId}: ${describeSeqIndexState(current)}.`,
     `Safe next index (nothing in the bucket uses it or anything above): ${safe}.`,
   );
+  if (current.state === 'unreadable' && current.notRegular) {
+    plan.refusals.push({
+      reason: `${file} ${current.problem}: it is not a regular file, so Store Doctor will not replace it. Look at it, remove it by hand, then plan again.`,
+      forceable: false,
+    });
+  }
   if (input.value !== undefined) {
     plan.why.push(`You asked for ${input.value}.`);
     if (input.value < safe) {
@@ -102,7 +108,7 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
     kind: 'write-file',
     target: file,
     description: `write ${JSON.stringify(after.toString('ascii'))} (${after.length} bytes, ASCII decimal, no newline) atomically: temp file, fsync, rename, fsync directory; back up the old file for undo`,
-    before: current.bytes === null ? null : current.bytes.toString('latin1'),
+    before: shownBytes(current),
     after: after.toString('ascii'),
   });
   plan.steps = steps;

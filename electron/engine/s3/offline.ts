@@ -4,11 +4,11 @@
  * (one file per page, several pages in one file, or the CLI's merged output) or by the fixtures'
  * recorder. Each document's shape is detected, validated, and merged; objects are deduplicated.
  */
-import { readFile } from 'node:fs/promises';
 import type { S3Evidence, S3ObjectEntry, S3UploadEntry, S3VersionEntry } from '../../../shared/model';
 import { sortVersions } from './list';
 import { detectKind, issuePath, SCHEMAS, type OfflineDocKind, type ParsedDoc } from './offline-schemas';
 import { checkPagination } from './offline-pages';
+import { safeReadFile, SafeReadError } from '../store/safe-read';
 
 export type { OfflineDocKind } from './offline-schemas';
 
@@ -246,11 +246,16 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   };
 }
 
+/** Largest listing file read (JSON of about a million keys; a string cannot hold much more). */
+export const LISTING_FILE_MAX = 256 * 1024 * 1024;
+
 async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind']): Promise<OfflineDocument[]> {
   return Promise.all(
     (files ?? []).map(async (file) => {
       try {
-        return { name: file, text: await readFile(file, 'utf8'), kind };
+        // The one safe reader: a FIFO or device is refused (no hang), a symlink the user gave is followed.
+        const r = await safeReadFile(file, { maxBytes: LISTING_FILE_MAX, follow: true });
+        return { name: file, text: r.bytes.toString('utf8'), kind };
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why =
@@ -260,7 +265,9 @@ async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind
               ? 'permission denied'
               : code === 'EISDIR'
                 ? 'is a directory, not a file'
-                : String((err as Error).message);
+                : err instanceof SafeReadError
+                  ? err.reason
+                  : String((err as Error).message);
         throw new OfflineEvidenceError(file, `cannot read: ${why}`);
       }
     }),

@@ -6,7 +6,7 @@
 import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { chunkInfoOf, REJECTED, StringPool } from './chunk-info';
-import { seqIndexInfo } from './seq-index';
+import { seqFailureOf, seqIndexInfo } from './seq-index';
 import { STREAM_TIME_RE, type TreeNode } from './tree';
 
 export function streamKind(name: string): StreamKind {
@@ -141,9 +141,19 @@ export function classifyRoot(root: TreeNode, bucket: string, rootPath: string, p
   const meta = seqNode?.children?.get('index_metadata');
   if (meta?.type === 'directory') {
     for (const f of sorted(meta)) {
-      if (f.type !== 'file' || f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
-      seqIndex.push(seqIndexInfo(f.name, `sequence/index_metadata/${f.name}`, f.raw ?? Buffer.alloc(0), f.raw ? f.size : 0, f.mtime));
-      if (f.readError) seqIndex[seqIndex.length - 1].message = f.readError;
+      if (f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
+      const rel = `sequence/index_metadata/${f.name}`;
+      const shown = `${rootPath.replace(/\/$/, '')}/${rel}`;
+      const failure =
+        f.seqFailure ??
+        (f.type !== 'file'
+          ? seqFailureOf(shown, { node: f })
+          : f.readError
+            ? { status: 'unreadable' as const, message: f.readError }
+            : f.raw && f.size > f.raw.length
+              ? seqFailureOf(shown, { tooLarge: f.size })
+              : undefined);
+      seqIndex.push(seqIndexInfo(f.name, rel, f.raw ?? Buffer.alloc(0), f.raw ? f.size : 0, f.mtime, failure));
     }
   }
   const seqStream = streams.find((s) => s.kind === 'sequence');

@@ -4,6 +4,7 @@
  * short slices — and turn each file into its finished {@link ChunkInfo} as soon as it is read, so
  * no file contents, analyses or read buffers outlive their file. Read-only.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind } from '../../../shared/model';
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
@@ -11,7 +12,9 @@ import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
 import { isWritable, listDir, walkDir } from './dir-source';
 import { describeFsError, StoreError } from './errors';
-import { analyzeFileSync, readSmall } from './io';
+import { analyzeFileSync, isoFromMs } from './io';
+import { notRegularReason, safeReadFile } from './safe-read';
+import { seqFailureOf } from './seq-index';
 import { ScanPool, scanPool } from './scan-pool';
 import { WireReader, type WireBatch } from './scan-wire';
 import type { ScanStoreOptions } from './scan';
@@ -183,7 +186,8 @@ export async function scanDirectory(
     if (im?.type === 'directory') {
       if (im.children === undefined) await listDir(im, `${r.path}/sequence/index_metadata`, problems);
       for (const f of im.children?.values() ?? []) {
-        if (f.type !== 'file' || f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
+        // Every seq_index_* entry is reported: one that is not a regular file is a problem, never silently "missing".
+        if (f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
         const item: SeqItem = { node: f, shown: `${r.path}/sequence/index_metadata/${f.name}`, errors: [] };
         units.push(item);
         seqs.push(item);
@@ -204,14 +208,23 @@ export async function scanDirectory(
   emit(true);
   for (const s of seqs) {
     opts.signal?.throwIfAborted();
-    try {
-      const r = await readSmall(s.node.fsPath as string | Buffer, SEQ_CAP);
-      Object.assign(s.node, { raw: r.bytes, size: r.size, mtime: r.mtime, mode: r.mode });
-      bytes += r.bytes.length;
-    } catch (err) {
-      s.node.readError = describeFsError(err, s.shown);
-      s.errors.push({ severity: 'error', path: s.shown, message: s.node.readError });
-    }
+    const n = s.node;
+    if (n.type === 'file') {
+      try {
+        const r = await safeReadFile(n.fsPath as string | Buffer, { maxBytes: SEQ_CAP, head: true, shown: s.shown });
+        Object.assign(n, { raw: r.bytes, size: r.size, mtime: isoFromMs(r.stat.mtime.getTime()), mode: r.stat.mode & 0o7777 });
+        bytes += r.bytes.length;
+        if (r.truncated) n.seqFailure = seqFailureOf(s.shown, { tooLarge: r.size });
+      } catch (err) {
+        n.seqFailure = seqFailureOf(s.shown, { error: err });
+      }
+    } else if (n.type === 'other') {
+      // Which special file it is (FIFO, socket, device), from lstat: it is never opened.
+      const st = await fs.promises.lstat(n.fsPath as string | Buffer).catch(() => null);
+      const bad = st ? notRegularReason(st) : null;
+      n.seqFailure = bad ? { status: 'not-regular', message: `${s.shown}: ${bad.reason}` } : seqFailureOf(s.shown, { node: n });
+    } else n.seqFailure = seqFailureOf(s.shown, { node: n });
+    if (n.seqFailure) s.errors.push({ severity: 'error', path: s.shown, message: n.seqFailure.message });
     done++;
   }
   const pool = new StringPool();

@@ -4,6 +4,7 @@
  */
 import type { StoreProblem, StreamInfo } from '../../../shared/model';
 import type { ChunkAnalysis } from '../chunk';
+import type { SeqIndexFailure } from './seq-index';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -32,6 +33,8 @@ export interface TreeNode {
   raw?: Buffer;
   /** Reading the file failed. */
   readError?: string;
+  /** A seq_index entry that was not read as an index (special file, too large, unreadable). */
+  seqFailure?: SeqIndexFailure;
   linkTarget?: string | null;
   /** Not writable by us (Fluent Bit would skip a stream it cannot write). Null when unknown. */
   writable?: boolean | null;
