@@ -3,7 +3,7 @@
  * and registers itself on the program; this file only wires them and maps errors to exit codes.
  */
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, jsonWasPrinted, printJson, resetJsonPrinted, wantsJson } from './output';
+import { CliError, EXIT, jsonWasPrinted, printError, printJson, resetJsonPrinted, wantsJson } from './output';
 import { registerScan } from './commands/scan';
 import { registerDiagnose } from './commands/diagnose';
 import { registerRepair } from './commands/repair';
@@ -46,12 +46,12 @@ export async function runCli(argv: string[]): Promise<number> {
       return fail(EXIT.USAGE, err.message.replace(/^error: /, ''));
     }
     if (err instanceof CliError) {
-      process.stderr.write(`store-doctor: ${err.message}\n`);
+      printError(err.message);
       return fail(err.exitCode, err.message);
     }
     const e = err as Error;
     const message = e?.message ?? String(err);
-    process.stderr.write(`store-doctor: ${message}\n`);
+    printError(message);
     return fail(EXIT.FAILED, message);
   }
 }

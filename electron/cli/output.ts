@@ -2,6 +2,7 @@
  * Shared CLI plumbing: exit codes that mean something, one error type, JSON printing.
  * Human formatting of each command lives with the command.
  */
+import { escapeField, escapeOutput } from '../../shared/escape';
 import { writeJson } from './json-stream';
 
 export const EXIT = {
@@ -64,9 +65,22 @@ export function wantsJson(argv: readonly string[]): boolean {
   return format === 'json' && !hasOut;
 }
 
-/** Progress to stderr, only on a TTY, so `--json` output stays clean. */
+/**
+ * Human text to stdout (or stderr). Fields from the store are escaped where they are formatted
+ * (shared/escape.ts `escapeField`); this escapes any control character left, keeping line breaks.
+ */
+export function printText(text: string, stream: NodeJS.WriteStream = process.stdout): void {
+  stream.write(escapeOutput(text));
+}
+
+/** One `store-doctor: …` line on stderr; the message is one field (its newlines are escaped too). */
+export function printError(message: string): void {
+  process.stderr.write(`store-doctor: ${escapeField(message)}\n`);
+}
+
+/** Progress to stderr, only on a TTY, so `--json` output stays clean. The text is escaped (it names store files). */
 export function progressLine(text: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${escapeField(text)}`);
 }
 
 export function clearProgress(): void {

@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
 import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
-import { EXIT, printJson } from '../output';
+import { escapeField as e } from '../../../shared/escape';
+import { EXIT, printJson, printText } from '../output';
 
 interface DiagnoseCliOptions extends EvidenceCliOptions {
   json?: boolean;
@@ -16,9 +17,9 @@ interface DiagnoseCliOptions extends EvidenceCliOptions {
 const MARK: Record<Finding['severity'], string> = { critical: 'CRITICAL', error: 'ERROR', warning: 'WARNING', info: 'info' };
 
 function printFinding(f: Finding, indent: string): string[] {
-  const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${f.summary}`];
-  for (const e of f.evidence) lines.push(`${indent}    ${e}`);
-  lines.push(`${indent}  → ${f.action}`);
+  const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${e(f.summary)}`];
+  for (const line of f.evidence) lines.push(`${indent}    ${e(line)}`);
+  lines.push(`${indent}  → ${e(f.action)}`);
   return lines;
 }
 
@@ -37,13 +38,13 @@ export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
   const act = worst === 'critical' || worst === 'error';
   const counts = severityCounts(d);
   const lines: string[] = [
-    `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${d.at})`,
+    `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${e(d.at)})`,
   ];
   if (!d.outputs.length) {
     lines.push(
       '',
       configPath
-        ? `No S3 output to diagnose: ${configPath} has no S3 output with a bucket.`
+        ? `No S3 output to diagnose: ${e(configPath)} has no S3 output with a bucket.`
         : 'No S3 output to diagnose (give --config, or the store has no seq_index file).',
     );
   }
@@ -58,12 +59,12 @@ export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
 
 function formatOutput(o: OutputDiagnosis): string[] {
   const lines = [
-    `${o.displayName} (id ${o.id}) → bucket ${o.bucket}`,
-    `  key format      ${o.keyFormat || '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
-    `  root            ${o.rootPath ?? '(not in the store)'}`,
+    `${e(o.displayName)} (id ${o.id}) → bucket ${e(o.bucket)}`,
+    `  key format      ${o.keyFormat ? e(o.keyFormat) : '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
+    `  root            ${o.rootPath ? e(o.rootPath) : '(not in the store)'}`,
     `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${o.safeNextIndex}`,
   ];
-  if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${r.time}`).join(', ')}`);
+  if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
   if (!o.findings.length) lines.push('  no findings');
   for (const f of o.findings) lines.push(...printFinding(f, '  '));
   return lines;
@@ -110,8 +111,8 @@ export function registerDiagnose(program: Command): void {
       const { diagnosis, config } = run;
       if (opts.json) printJson(diagnosisJson(diagnosis, config?.warnings ?? []));
       else {
-        for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
-        process.stdout.write(formatDiagnosis(diagnosis, opts.config) + '\n');
+        for (const w of config?.warnings ?? []) printText(`store-doctor: config warning: ${e(w.file)}:${w.line}: ${e(w.message)}\n`, process.stderr);
+        printText(formatDiagnosis(diagnosis, opts.config) + '\n');
       }
       const worst = worstSeverity(diagnosis);
       process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;

@@ -10,7 +10,8 @@ import pkg from '../../../package.json';
 import { isInside, realPathOf } from '../../engine/session/confine';
 import { exportJson, exportMarkdown } from '../../engine/session/export';
 import { addEvidenceOptions, readEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
-import { CliError, EXIT } from '../output';
+import { escapeField } from '../../../shared/escape';
+import { CliError, EXIT, printText } from '../output';
 
 interface ReportCliOptions extends EvidenceCliOptions {
   format?: string;
@@ -51,9 +52,11 @@ export function registerReport(program: Command): void {
         } catch (e) {
           throw new CliError(`--out ${out}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'folder does not exist' : (e as Error).message}`, EXIT.FAILED);
         }
-        process.stderr.write(`store-doctor: wrote ${out}\n`);
-      } else {
+        printText(`store-doctor: wrote ${escapeField(out)}\n`, process.stderr);
+      } else if (format === 'json') {
         process.stdout.write(doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`);
+      } else {
+        printText(doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`);
       }
     });
 }
