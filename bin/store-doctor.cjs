@@ -8,7 +8,9 @@ const path = require('node:path');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { register } = require('tsx/cjs/api');
 register();
-const { runCli } = require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));
+const { runCli, quietOnBrokenPipe } = require(path.join(__dirname, '..', 'electron', 'cli', 'main.ts'));
+// `store-doctor … | head -1` ends quietly instead of with an EPIPE stack trace.
+quietOnBrokenPipe();
 runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

@@ -3,7 +3,9 @@
  * and registers itself on the program; this file only wires them and maps errors to exit codes.
  */
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, jsonWasPrinted, printError, printJson, resetJsonPrinted, wantsJson } from './output';
+import { CliError, EXIT, jsonWasPrinted, printError, printJson, quietOnBrokenPipe, resetJsonPrinted, wantsJson } from './output';
+
+export { quietOnBrokenPipe };
 import { registerScan } from './commands/scan';
 import { registerDiagnose } from './commands/diagnose';
 import { registerRepair } from './commands/repair';
@@ -58,6 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
 // `tsx electron/cli/main.ts …` runs it directly; bin/store-doctor.cjs calls runCli itself.
 if (require.main === module) {
+  quietOnBrokenPipe();
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -87,6 +87,20 @@ export function clearProgress(): void {
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
 }
 
+/**
+ * `store-doctor … | head -1`: once the reader of stdout (or stderr) is gone, stop quietly — no
+ * EPIPE stack trace — with the exit code the command has set so far (0 until then). Installed once
+ * by the entry points (bin/store-doctor.cjs, `tsx electron/cli/main.ts`), not by runCli itself.
+ */
+export function quietOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK);
+    });
+  }
+}
+
 /** Controller cancelled on Ctrl-C, so long work stops cleanly. */
 export function cancelOnSigint(): AbortController {
   const ac = new AbortController();

@@ -87,14 +87,28 @@ function wrapArray(v: unknown): unknown {
   return { Contents: v };
 }
 
+const NOT_QUERY =
+  'aws s3api prints that for `--query Contents` of an empty bucket, but also for a --query that matched nothing, so it cannot show that the bucket is empty; ' +
+  'save the whole output of aws s3api list-objects-v2 (without --query), which has KeyCount and Name';
+
+/** `null`, `[]` or an array without entries: no aws s3api output that proves anything (an empty listing must say so itself). */
+function notAListing(raw: unknown): string | null {
+  if (raw === null) return `holds null, not a listing: ${NOT_QUERY}`;
+  if (Array.isArray(raw) && raw.length === 0) return `holds an empty array, not a listing: ${NOT_QUERY}`;
+  if (Array.isArray(raw) && !raw.some((x) => typeof x === 'object' && x !== null && !Array.isArray(x)))
+    return 'holds an array without listing entries (objects with Key), not a listing';
+  return null;
+}
+
 export function parseDocument(doc: OfflineDocument): ParsedDoc[] {
   const values = parseJsonValues(doc.name, doc.text);
   return values.map((raw, i) => {
     const where = values.length > 1 ? `JSON value ${i + 1}: ` : '';
+    const bad = notAListing(raw);
+    if (bad) throw new OfflineEvidenceError(doc.name, `${where}${bad}`);
     const v = wrapArray(raw);
     const allowed = doc.kind ? (HINTS[doc.kind] ?? [doc.kind as OfflineDocKind]) : null;
-    let kind = detectKind(v);
-    if (v === null && allowed) kind = allowed[0];
+    const kind = detectKind(v);
     if (!kind || (allowed && !allowed.includes(kind))) {
       const found =
         typeof v === 'object' && v !== null ? `keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : `a JSON ${v === null ? 'null' : typeof v}`;
@@ -112,7 +126,7 @@ export function parseDocument(doc: OfflineDocument): ParsedDoc[] {
         .join(', ');
       throw new OfflineEvidenceError(doc.name, `${where}not a listing Store Doctor reads: found ${found}; expected the JSON of ${want}`);
     }
-    const r = SCHEMAS[kind].safeParse(v ?? {});
+    const r = SCHEMAS[kind].safeParse(v);
     if (!r.success) {
       const issues = r.error.issues.slice(0, 3).map((x) => `${issuePath(x.path)}: ${x.message}`);
       const more = r.error.issues.length > 3 ? ` (and ${r.error.issues.length - 3} more problems)` : '';
