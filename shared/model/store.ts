@@ -106,7 +106,10 @@ export interface StreamInfo {
   totalBytes: number;
   /** What a graceful stop does to this folder, e.g. "deleted (no registered chunk)". */
   fateOnGracefulStop: string;
-  /** Stream folder not writable: Fluent Bit skips it silently. */
+  /**
+   * Stream folder not writable (a read-only file system): Fluent Bit skips it silently. Null when
+   * unknown, e.g. when only the user running Store Doctor cannot write it.
+   */
   writable?: boolean | null;
 }
 
@@ -147,6 +150,8 @@ export interface SequenceInfo {
   /** True when nothing keeps the folder: the next graceful stop deletes it with every seq index. */
   deletedOnGracefulStop: boolean;
   message: string;
+  /** index_metadata/ (or sequence/) could not be listed (permission denied): its seq_index files are unknown, not missing. */
+  indexMetadataError?: string | null;
 }
 
 export interface RootReport {

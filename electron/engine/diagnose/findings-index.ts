@@ -74,7 +74,19 @@ export function indexFileFindings(c: IndexContext): Finding[] {
   if (!target.hasIndex) return [];
   const out: Finding[] = [];
   const id = target.id;
-  if (!seq) {
+  const listError = target.root?.sequence.indexMetadataError;
+  if (!seq && listError) {
+    // index_metadata/ could not be listed by this user: the file may well be there.
+    out.push({
+      code: 'INDEX_FILE_NOT_READ',
+      severity: 'warning',
+      summary: `seq_index_${id} could not be looked for: Store Doctor cannot list ${target.root?.path}/sequence/index_metadata, so whether the index is there is unknown.`,
+      evidence: [listError],
+      action: 'Run Store Doctor as the user Fluent Bit runs as, or as root, and diagnose again. Do not repair an index that could not be read.',
+      outputId: id,
+      data: { path: `${target.root?.path}/sequence/index_metadata`, status: 'unreadable' },
+    });
+  } else if (!seq) {
     const used = bucket.highestIndex !== null;
     const empty = bucket.evidence !== null && bucket.evidence.complete && !used && !c.strayFloor;
     out.push({
@@ -250,6 +262,7 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
   const { target, bucket, collision } = c;
   if (!target.hasIndex || collision.hasUuid || !bucket.evidence) return null;
   if (c.seq && c.persisted === null) return null; // Fluent Bit will not start at all
+  if (!c.seq && c.target.root?.sequence.indexMetadataError) return null; // the index could not be looked for: unknown
   const start = c.seq ? c.persisted! : 0;
   const at = c.at.getTime();
   const periodic = collision.timeResolutionSeconds !== null && collision.risk === 'same-window';

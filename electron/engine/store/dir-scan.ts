@@ -10,7 +10,7 @@ import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind }
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
 import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
-import { isWritable, listDir, walkDir } from './dir-source';
+import { isWritable, listDir, walkDir, writability } from './dir-source';
 import { describeFsError, StoreError } from './errors';
 import { analyzeFileSync, isoFromMs } from './io';
 import { notRegularReason, safeReadFile } from './safe-read';
@@ -157,8 +157,11 @@ export async function scanDirectory(
     if (r.node.children === undefined) await listDir(r.node, r.path, problems);
     const streams = [...(r.node.children?.values() ?? [])].filter((s) => s.type === 'directory' && !s.name.startsWith('.'));
     await listStreams(r, streams, conc, problems);
+    let denied = 0;
     for (const s of streams) {
-      s.writable = await isWritable(s.fsPath as string | Buffer);
+      const w = await writability(s.fsPath as string | Buffer);
+      s.writable = w.writable;
+      if (w.denied) denied++;
       const items: (string | TreeNode)[] = [...(s.files ?? [])];
       for (const f of s.children?.values() ?? []) if (f.type === 'file' && !f.name.startsWith('.')) items.push(f);
       if (items.length === 0) continue;
@@ -181,6 +184,13 @@ export async function scanDirectory(
         batches.push(b);
       }
       total += items.length;
+    }
+    if (denied) {
+      problems.push({
+        severity: 'info',
+        path: r.path,
+        message: `${plural(denied, 'stream folder')} ${denied === 1 ? 'is' : 'are'} not writable by this user (uid ${process.getuid?.() ?? '?'}): Fluent Bit skips a stream its own user cannot write, which cannot be checked from here; run Store Doctor as the user Fluent Bit runs as, or as root`,
+      });
     }
     const im = r.node.children?.get('sequence')?.children?.get('index_metadata');
     if (im?.type === 'directory') {

@@ -83,13 +83,25 @@ export async function listDir(node: TreeNode, shown: string, problems: StoreProb
   }
 }
 
-/** Is the directory writable by this process (Fluent Bit skips streams it cannot write)? */
+/** Is the directory writable by this process? False for EACCES and a read-only file system, null when unknown. */
 export async function isWritable(p: string | Buffer): Promise<boolean | null> {
+  const w = await writability(p);
+  return w.denied ? false : w.writable;
+}
+
+/**
+ * Can Fluent Bit write a stream folder (it skips one it cannot, spec §1.2)? Only a read-only file
+ * system says no for every user. When just the user running Store Doctor may not write it
+ * (`denied`), whether Fluent Bit's own user can is unknown: `writable` is null then.
+ */
+export async function writability(p: string | Buffer): Promise<{ writable: boolean | null; denied: boolean }> {
   try {
     await fs.promises.access(p, fs.constants.W_OK);
-    return true;
+    return { writable: true, denied: false };
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EACCES' || (err as NodeJS.ErrnoException).code === 'EROFS' ? false : null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return { writable: false, denied: false };
+    return { writable: null, denied: code === 'EACCES' || code === 'EPERM' };
   }
 }
 
