@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { SEVERITY_ORDER, worstSeverity } from '../../engine/diagnose';
 import { addEvidenceOptions, runDiagnosisFromCli, type EvidenceCliOptions } from '../evidence-options';
+import { pushAll } from '../../../shared/arrays';
 import { escapeField as e } from '../../../shared/escape';
 import { EXIT, printJson, printText } from '../output';
 
@@ -48,10 +49,10 @@ export function formatDiagnosis(d: Diagnosis, configPath?: string): string {
         : 'No S3 output to diagnose (give --config, or the store has no seq_index file).',
     );
   }
-  for (const o of d.outputs) lines.push('', ...formatOutput(o));
+  for (const o of d.outputs) pushAll(lines, ['', ...formatOutput(o)]);
   if (d.storeFindings.length) {
     lines.push('', 'Store');
-    for (const f of d.storeFindings) lines.push(...printFinding(f, '  '));
+    for (const f of d.storeFindings) pushAll(lines, printFinding(f, '  '));
   }
   lines.push('', act ? `Result: ${worst} findings — act before restarting Fluent Bit.` : `Result: ${worst ? `nothing above ${worst}` : 'no findings'}.`);
   return lines.join('\n');
@@ -66,7 +67,7 @@ function formatOutput(o: OutputDiagnosis): string[] {
   ];
   if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
   if (!o.findings.length) lines.push('  no findings');
-  for (const f of o.findings) lines.push(...printFinding(f, '  '));
+  for (const f of o.findings) pushAll(lines, printFinding(f, '  '));
   return lines;
 }
 

@@ -8,6 +8,7 @@ import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../sh
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { scanStore, StoreError } from '../../engine/store';
 import { formatBytes } from '../../../shared/format';
+import { pushAll } from '../../../shared/arrays';
 import { escapeField as e } from '../../../shared/escape';
 import { cancelOnSigint, clearProgress, CliError, EXIT, printJsonStream, printText, progressLine } from '../output';
 
@@ -67,7 +68,7 @@ function rootLines(r: RootReport): string[] {
     out.push(`  seq index ${e(s.fileName)} (output ${s.outputId ?? '?'}): raw "${e(s.raw)}" → ${s.valueText ?? 'unreadable'} [${s.status}] ${e(s.message)}`);
   }
   if (r.sequence.present) out.push(`  sequence/: ${e(r.sequence.message)}`);
-  for (const s of r.streams) out.push(...streamLines(s));
+  for (const s of r.streams) pushAll(out, streamLines(s));
   for (const i of r.ignored) out.push(`  - ignored ${e(i.path)}: ${e(i.reason)}`);
   return out;
 }
@@ -79,7 +80,7 @@ export function formatReport(report: StoreReport): string {
     for (const p of report.problems) out.push(`  ${p.severity === 'error' ? '✗' : p.severity === 'warning' ? '!' : '-'} ${e(p.path)}: ${e(p.message)}`);
   }
   if (report.roots.length === 0) out.push('No bucket roots.');
-  for (const r of report.roots) out.push('', ...rootLines(r));
+  for (const r of report.roots) pushAll(out, ['', ...rootLines(r)]);
   return out.join('\n') + '\n';
 }
 

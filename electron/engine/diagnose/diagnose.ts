@@ -4,6 +4,7 @@
  */
 import type { Diagnosis, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, Severity, StoreReport } from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
+import { pushAll } from '../../../shared/arrays';
 import { analyzeBucket } from './bucket';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding, type IndexContext } from './findings-index';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
@@ -107,17 +108,17 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         outputId: target.id,
       });
     }
-    findings.push(...indexFileFindings(ctx));
+    pushAll(findings, indexFileFindings(ctx));
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
-    findings.push(...reuseFindings(ctx));
+    pushAll(findings, reuseFindings(ctx));
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);
     const shared = sharedRootFinding(target, allTargets);
     if (shared) findings.push(shared);
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      findings.push(...rootFindings(target.root, target, ev, allTargets, config, cmd, safeForMismatch));
+      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, cmd, safeForMismatch));
     }
     if (!ev && !target.inferred) {
       findings.push({
@@ -187,7 +188,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
           outputId: null,
         });
       }
-      storeFindings.push(...fs);
+      pushAll(storeFindings, fs);
     }
     for (const p of report.problems) {
       if (p.severity === 'info') continue;
@@ -219,7 +220,7 @@ function rootFindings(
   const out = backlogFindings(root, id, cmd);
   const belongs = (k: string) =>
     owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
-  out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, cmd));
+  pushAll(out, multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, cmd));
   const mismatch = outputIdMismatch(root, config, owners, cmd, safe);
   if (mismatch) out.push(mismatch.finding);
   return out;

@@ -1,4 +1,5 @@
 /** Small text helpers for findings: index ranges, lists with a cap, shell quoting, commands. */
+import { pushAll } from '../../../shared/arrays';
 
 /** `[0,1,2,3,7,9,10]` → `0–3, 7, 9–10`. */
 export function indexRanges(values: number[]): string {
@@ -68,9 +69,9 @@ export function command(
   const parts = ['store-doctor', name, store];
   if (ctx.config) parts.push('--config', shellQuote(ctx.config));
   if (outputId !== null && ctx.multipleOutputs) parts.push('--output', String(outputId));
-  if (opts.live) parts.push(...liveArgs(ctx.evidenceArgs).map(shellQuote));
-  else if (opts.evidence !== false && ctx.evidenceArgs?.length) parts.push(...ctx.evidenceArgs.map(shellQuote));
-  if (opts.extra) parts.push(...opts.extra);
+  if (opts.live) pushAll(parts, liveArgs(ctx.evidenceArgs).map(shellQuote));
+  else if (opts.evidence !== false && ctx.evidenceArgs?.length) pushAll(parts, ctx.evidenceArgs.map(shellQuote));
+  if (opts.extra) pushAll(parts, opts.extra);
   if (opts.apply) parts.push('--apply');
   return parts.join(' ');
 }

@@ -8,6 +8,7 @@ import type { S3Evidence, S3ObjectEntry, S3UploadEntry, S3VersionEntry } from '.
 import { sortVersions } from './list';
 import { detectKind, issuePath, SCHEMAS, type OfflineDocKind, type ParsedDoc } from './offline-schemas';
 import { checkPagination } from './offline-pages';
+import { pushAll } from '../../../shared/arrays';
 import { safeReadFile, SafeReadError } from '../store/safe-read';
 
 export type { OfflineDocKind } from './offline-schemas';
@@ -237,7 +238,7 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   const pages = checkPagination(parsed);
   if (pages.length) {
     complete = false;
-    notes.push(...pages);
+    pushAll(notes, pages);
   }
   let objectList = [...objects.values()].map((o) => o.entry);
   if (!sawListing && sawVersions) {

@@ -10,6 +10,7 @@ import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind }
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
 import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
+import { pushAll } from '../../../shared/arrays';
 import { isWritable, listDir, walkDir, writability } from './dir-source';
 import { describeFsError, StoreError } from './errors';
 import { analyzeFileSync, isoFromMs } from './io';
@@ -132,7 +133,7 @@ async function listStreams(r: { node: TreeNode; path: string }, streams: TreeNod
     }
   };
   await Promise.all(Array.from({ length: Math.min(conc, todo.length) }, lister));
-  for (const f of found) problems.push(...f);
+  for (const f of found) pushAll(problems, f);
 }
 
 export async function scanDirectory(
@@ -314,7 +315,7 @@ export async function scanDirectory(
     }
   }
   opts.signal?.throwIfAborted();
-  for (const u of units) problems.push(...u.errors);
+  for (const u of units) pushAll(problems, u.errors);
   emit(true);
   const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
   const writable = await isWritable(abs);
