@@ -2,11 +2,13 @@
  * Read a Fluent Bit configuration (classic `.conf` or YAML) into outputs with their instance ids
  * (0-based position among ALL outputs, spec §1.4) and S3 settings with defaults filled in.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FluentBitConfig, FluentBitOutput } from '../../../shared/model';
 import { readClassic } from './classic';
 import { ConfigError } from './errors';
 import { expandGlob } from './glob';
+import { noteFileRead } from './include';
 import { outputPluginName, unknownOutputPlugin } from './plugins';
 import { buildS3Settings, s3PropertyTypo } from './s3-settings';
 import { expandVariables, type ConfigIo, type ParsedConfig } from './sections';
@@ -35,6 +37,10 @@ async function readConfigFile(p: string): Promise<string> {
 
 const nodeIo: ConfigIo = {
   readFile: readConfigFile,
+  fileId: async (p) => {
+    const st = await stat(p);
+    return `${st.dev}:${st.ino}`;
+  },
   glob: (p) => expandGlob(p),
   resolve: (base, rel) => path.resolve(path.dirname(base), rel),
 };
@@ -73,6 +79,7 @@ export async function parseFluentBitConfig(text: string, opts: ParseConfigOption
     resolve: (base, rel) => (rel.startsWith('/') ? rel : `${base.replace(/[^/]*$/, '')}${rel}`),
   };
   const parsed: ParsedConfig = { files: [], sections: [], variables: new Map(), warnings: [] };
+  await noteFileRead(io, parsed, opts.fileName);
   const yaml = isYamlConfigName(opts.fileName) || (!/^\s*\[/m.test(text) && /^(pipeline|service|env|includes)\s*:/m.test(text));
   if (yaml) await readYaml(opts.fileName, text, io, parsed);
   else await readClassic(opts.fileName, text, io, parsed);
