@@ -165,6 +165,8 @@ export interface RootReport {
   /** Entries directly in the root that are not streams. */
   ignored: IgnoredEntry[];
   totals: { chunks: number; bytes: number; records: number; damaged: number; quarantined: number; pending: number };
+  /** The root is a symlink, followed for reading (Fluent Bit follows it): its target. */
+  linkTarget?: string;
 }
 
 export type StoreSourceKind = 'store_dir' | 'root' | 'archive';
@@ -178,6 +180,8 @@ export interface StoreSourceInfo {
   readOnly: boolean;
   /** One sentence: what was found, e.g. "a store_dir with 2 bucket roots". */
   description: string;
+  /** The store was found inside the given folder or archive (a support bundle): its path from there, e.g. "store". */
+  foundAt?: string;
 }
 
 export interface StoreProblem {

@@ -11,6 +11,7 @@ import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, s
 import { openAction, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
 import { pathExists } from './fsutil';
+import { rootEvidence } from '../store/root-evidence';
 
 export interface IndexRepairInput {
   storePath: string;
@@ -28,6 +29,8 @@ export interface IndexRepairInput {
   skipProcessCheck?: boolean;
   /** Action name to record (restore-index reuses this planner). */
   action?: RepairAction;
+  /** The bucket the root is for: without signs of being its root, sequence/ is not created there (unless force). */
+  bucket?: string;
 }
 
 export interface IndexPlanDetails {
@@ -101,7 +104,17 @@ export async function planIndexRepair(input: IndexRepairInput): Promise<RepairPl
   }
   if (current.state === 'value' && cur !== null && cur > prop) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
   const steps: PlanStep[] = [];
-  if (!(await pathExists(sequenceDir))) steps.push({ kind: 'mkdir', target: sequenceDir, description: 'create sequence/ with mode 0755 (as Fluent Bit does)' });
+  if (!(await pathExists(sequenceDir))) {
+    steps.push({ kind: 'mkdir', target: sequenceDir, description: 'create sequence/ with mode 0755 (as Fluent Bit does)' });
+    if (input.bucket !== undefined) {
+      const ev = await rootEvidence(rootPath, input.bucket);
+      if (!ev.signs.length)
+        plan.refusals.push({
+          reason: `${rootPath} shows no sign of being the root of bucket ${input.bucket} (${ev.against.join('; ') || 'nothing Fluent Bit makes is in it'}): an index written there would protect nothing. Check the store path, or --force.`,
+          forceable: true,
+        });
+    }
+  }
   if (!(await pathExists(indexDir))) steps.push({ kind: 'mkdir', target: indexDir, description: 'create index_metadata/ with mode 0700 (as Fluent Bit does)' });
   const after = encodeSeqIndex(proposed);
   steps.push({

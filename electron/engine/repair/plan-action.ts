@@ -111,6 +111,7 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
         safeNextIndex: safe,
         why,
         value: opts.value,
+        bucket: t.bucket,
         ...flags,
       });
       if (!ev && opts.value === undefined) {

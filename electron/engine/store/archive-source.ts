@@ -112,6 +112,8 @@ export async function readArchive(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let entries = 0;
   let lastEmit = 0;
+  /** Entries with an absolute path (tar -P, or crafted): read relative to the archive, reported once. */
+  const absolute = { count: 0, first: '' };
   try {
     for await (const entry of extract) {
       entries++;
@@ -120,6 +122,7 @@ export async function readArchive(
       // Names are decoded as latin1 to get their exact bytes back (pax paths are UTF-8 already).
       const rawName = h.pax?.path ? Buffer.from(h.name, 'utf8') : Buffer.from(h.name, 'latin1');
       const { text, utf8 } = nameText(rawName);
+      if (text.startsWith('/') && absolute.count++ === 0) absolute.first = text;
       const parts = splitEntryPath(text);
       if (!parts || parts.length === 0) {
         if (!parts) opts.problems.push({ severity: 'warning', path: text, message: 'archive entry with ".." in its path: skipped' });
@@ -177,6 +180,13 @@ export async function readArchive(
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     input.destroy();
+  }
+  if (absolute.count) {
+    opts.problems.push({
+      severity: 'warning',
+      path: absolute.first,
+      message: `${absolute.count === 1 ? 'an archive entry has' : `${absolute.count} archive entries have`} an absolute path: read relative to the archive (${absolute.first} as ${absolute.first.replace(/^\/+/, '')}); the store is found by its folders`,
+    });
   }
   opts.signal?.throwIfAborted();
   if (failure instanceof ArchiveLimitError) throw new StoreError(`${file}: ${failure.message}`, file);

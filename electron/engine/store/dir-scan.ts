@@ -144,11 +144,24 @@ export async function scanDirectory(
 ): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
   const conc = Math.max(1, opts.concurrency ?? 8);
   const records = opts.records ?? true;
-  const top = await walkDir(abs, 3, problems, conc);
+  const top = await walkDir(abs, 4, problems, conc);
   if (top.listError) throw new StoreError(top.listError, abs);
   const layout = detectLayout(top, false);
   if (!layout) throw new StoreError(`${abs}: not a Fluent Bit store — no stream folders and no bucket roots inside`, abs);
-  const roots = rootsOf(layout.kind, top, abs, problems);
+  const inside = layout.prefix.join('/');
+  const base = layout.prefix.length ? path.join(abs, ...layout.prefix) : abs;
+  if (inside) problems.push({ severity: 'info', path: abs, message: `store found at ${base} (the folder given holds more than the store)` });
+  for (const o of layout.others ?? []) {
+    problems.push({ severity: 'warning', path: path.join(abs, ...o), message: 'holds bucket roots too: not scanned here; scan it on its own' });
+  }
+  const roots = rootsOf(layout.kind, layout.node, base, problems);
+  if (layout.kind === 'root' && ![...(layout.node.children?.keys() ?? [])].some((n) => !n.startsWith('.'))) {
+    problems.push({
+      severity: 'info',
+      path: base,
+      message: `the folder is empty: read as the root of bucket ${roots[0].bucket} (its name) — nothing in it shows that it is one; repairs check that it is the root of the bucket they are for`,
+    });
+  }
   // Work in the order problems are reported: per root, its streams' chunk files, then its seq_index files.
   const units: (Batch | SeqItem)[] = [];
   const batches: Batch[] = [];
@@ -317,11 +330,24 @@ export async function scanDirectory(
   opts.signal?.throwIfAborted();
   for (const u of units) pushAll(problems, u.errors);
   emit(true);
-  const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
-  const writable = await isWritable(abs);
+  const reports = roots.map((r) => {
+    const rep = classifyRoot(r.node, r.bucket, r.path, pool);
+    if (r.node.followedLink) rep.linkTarget = r.node.followedLink;
+    return rep;
+  });
+  const writable = await isWritable(base);
   const description =
     layout.kind === 'root'
       ? `one root (bucket ${roots[0].bucket}) with ${plural(reports[0].streams.length, 'stream')} and ${plural(reports[0].totals.chunks, 'chunk')}`
       : `a store_dir with ${plural(roots.length, 'bucket root')}${roots.length ? ` (${roots.map((r) => r.bucket).join(', ')})` : ''}`;
-  return { roots: reports, source: { kind: layout.kind, path: given, readOnly: writable !== true, description } };
+  return {
+    roots: reports,
+    source: {
+      kind: layout.kind,
+      path: given,
+      readOnly: writable !== true,
+      description: inside ? `${description}; store found at ${inside}/` : description,
+      ...(inside ? { foundAt: inside } : {}),
+    },
+  };
 }
