@@ -129,7 +129,7 @@ describe('chunk.inspect / chunk.records read only what they need', () => {
     fs.writeFileSync(path.join(s, 'wide'), encodeChunk({ meta: 'app', content: line.repeat(40) }));
   });
 
-  it('chunk.inspect keeps no content of a data chunk (it only needs the info); a multipart record keeps at most 4 MiB', async () => {
+  it('chunk.inspect keeps no content of a data chunk (it only needs the info); an explicit caller may ask for it', async () => {
     const r = await readChunk(root, root, '2026-01-01T00:00:00/big');
     expect(r.info).toMatchObject({ status: 'ok', records: 1 });
     expect(r.content.length).toBe(0);
