@@ -39,7 +39,27 @@ try {
   // A stub Electron dist: the files electron-builder copies and renames for Linux.
   const stub = path.join(work, 'electron-dist');
   fs.mkdirSync(path.join(stub, 'resources'), { recursive: true });
-  fs.writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\necho "stub electron"\n', { mode: 0o755 });
+  // With a fuse wire as real Electron binaries hold one (sentinel, version 1, 8 fuses at Electron's
+  // defaults), so electron-builder's electronFuses are really flipped and can be read back below.
+  const fusesDir = { paths: [path.dirname(require.resolve('app-builder-lib/package.json'))] };
+  const { SENTINEL, FuseState } = require(require.resolve('@electron/fuses/dist/constants', fusesDir));
+  const defaults = [
+    FuseState.ENABLE,
+    FuseState.DISABLE,
+    FuseState.ENABLE,
+    FuseState.ENABLE,
+    FuseState.DISABLE,
+    FuseState.DISABLE,
+    FuseState.DISABLE,
+    FuseState.ENABLE,
+  ];
+  const wire = Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stub electron"\nexit 0\n# '),
+    Buffer.from(SENTINEL),
+    Buffer.from([1, defaults.length, ...defaults]),
+    Buffer.from('\n'),
+  ]);
+  fs.writeFileSync(path.join(stub, 'electron'), wire, { mode: 0o755 });
   fs.writeFileSync(path.join(stub, 'LICENSE'), 'stub');
   fs.writeFileSync(path.join(stub, 'LICENSES.chromium.html'), 'stub');
   fs.writeFileSync(path.join(stub, 'version'), require('electron/package.json').version);
@@ -91,6 +111,28 @@ try {
     .filter((f) => f.startsWith('/out/') && /\.(js|html|css|json)$/.test(f))
     .filter((f) => secretRe.test(asar.extractFile(asarFile, f.slice(1)).toString('utf8')));
   check('no credentials in out/**', leaks.length === 0, leaks.join(', '));
+  // Electron fuses (electron-builder.yml electronFuses): read back from the packaged binary.
+  const fuses = require(require.resolve('@electron/fuses', fusesDir));
+  const unpacked = path.join(outDir, 'linux-unpacked');
+  const exe = fs.readdirSync(unpacked).find((f) => fs.statSync(path.join(unpacked, f)).isFile() && fs.readFileSync(path.join(unpacked, f)).includes(SENTINEL));
+  const wireNow = exe ? await fuses.getCurrentFuseWire(path.join(unpacked, exe)) : null;
+  const want = {
+    RunAsNode: false,
+    EnableCookieEncryption: true,
+    EnableNodeOptionsEnvironmentVariable: false,
+    EnableNodeCliInspectArguments: false,
+    EnableEmbeddedAsarIntegrityValidation: true,
+    OnlyLoadAppFromAsar: true,
+    GrantFileProtocolExtraPrivileges: false,
+  };
+  for (const [name, on] of Object.entries(want)) {
+    const state = wireNow?.[fuses.FuseV1Options[name]];
+    check(
+      `packaged binary: fuse ${name} ${on ? 'on' : 'off'}`,
+      state === (on ? FuseState.ENABLE : FuseState.DISABLE),
+      exe ? `state ${state}` : 'no binary with a fuse wire',
+    );
+  }
   const pkg = JSON.parse(asar.extractFile(asarFile, 'package.json').toString('utf8'));
   check('packaged package.json points at out/main/index.js', pkg.main === 'out/main/index.js');
 

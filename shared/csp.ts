@@ -12,3 +12,12 @@ export const APP_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The same policy for the `<meta>` tag of renderer/index.html: every directive but
+ * `frame-ancestors`, which a browser ignores in a meta tag (and logs as a console error); the
+ * response header (loopback host, Electron's app:// scheme) carries it.
+ */
+export const APP_CSP_META = APP_CSP.split('; ')
+  .filter((d) => !d.startsWith('frame-ancestors '))
+  .join('; ');

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-const chunkStatus = z.enum(['ok', 'legacy-length', 'zero-byte', 'too-short', 'bad-magic', 'truncated', 'crc-mismatch']);
+const chunkStatus = z.enum(['ok', 'legacy-length', 'zero-byte', 'too-short', 'bad-magic', 'truncated', 'crc-mismatch', 'unreadable']);
 const nullableInt = z.number().int().min(0).nullable();
 const isoTime = z.string().nullable().describe('ISO-8601 time, UTC');
 
@@ -45,7 +45,7 @@ export const scanSeqIndexSchema = z
     raw: z.string().describe('file content, control bytes escaped as \\xNN'),
     value: z.number().int().min(0).nullable().describe('next $INDEX as Fluent Bit reads it; null when Fluent Bit fails to start'),
     valueText: z.string().nullable().describe('exact uint64 decimal of value'),
-    status: z.enum(['ok', 'empty', 'not-a-number', 'trailing-bytes']),
+    status: z.enum(['ok', 'empty', 'not-a-number', 'trailing-bytes', 'unreadable', 'not-regular', 'too-large']),
   })
   .loose();
 

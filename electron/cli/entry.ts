@@ -37,7 +37,26 @@ function realProgram(argv: string[]): Promise<number> {
   return runCli(argv);
 }
 
+/**
+ * `store-doctor … | head -1`: once the reader of stdout (or stderr) is gone, stop quietly — no
+ * EPIPE stack trace — with the exit code the command has set so far (0 until then).
+ */
+export function quietOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
+}
+
+let pipesQuiet = false;
+
 export async function main(argv: string[], spec: CliSpec | null = bakedSpec()): Promise<number> {
+  if (!pipesQuiet) {
+    pipesQuiet = true;
+    quietOnBrokenPipe();
+  }
   if (!spec || !answersWithoutEngine(argv)) return realProgram(argv);
   if (isVersion(argv)) {
     process.stdout.write(`${spec.version}\n`);

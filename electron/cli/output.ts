@@ -2,6 +2,7 @@
  * Shared CLI plumbing: exit codes that mean something, one error type, JSON printing.
  * Human formatting of each command lives with the command.
  */
+import { escapeField, escapeOutput } from '../../shared/escape';
 import { writeJson } from './json-stream';
 import { endProgress, outputSettings } from './progress';
 
@@ -67,10 +68,23 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 let lineShown = false;
 
-/** A one-line progress text on stderr, only on a TTY and without --quiet, so `--json` output stays clean. Bars: ./progress.ts. */
+/**
+ * Human text to stdout (or stderr). Fields from the store are escaped where they are formatted
+ * (shared/escape.ts `escapeField`); this escapes any control character left, keeping line breaks.
+ */
+export function printText(text: string, stream: NodeJS.WriteStream = process.stdout): void {
+  stream.write(escapeOutput(text));
+}
+
+/** One `store-doctor: …` line on stderr; the message is one field (its newlines are escaped too). */
+export function printError(message: string): void {
+  process.stderr.write(`store-doctor: ${escapeField(message)}\n`);
+}
+
+/** A one-line progress text on stderr, only on a TTY and without --quiet, so `--json` output stays clean; escaped (it names store files). Bars: ./progress.ts. */
 export function progressLine(text: string): void {
   if (process.stderr.isTTY && !outputSettings().quiet) {
-    process.stderr.write(`\r\x1b[K${text}`);
+    process.stderr.write(`\r\x1b[K${escapeField(text)}`);
     lineShown = true;
   }
 }

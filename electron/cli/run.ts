@@ -5,7 +5,7 @@
  * one the compiled entry rebuilds for help and completion (entry.ts).
  */
 import { CommanderError, type Command } from 'commander';
-import { CliError, EXIT, jsonWasPrinted, printJson, resetJsonPrinted, wantsJson } from './output';
+import { CliError, EXIT, jsonWasPrinted, printError, printJson, resetJsonPrinted, wantsJson } from './output';
 
 export async function runProgram(program: Command, argv: string[]): Promise<number> {
   resetJsonPrinted();
@@ -26,12 +26,12 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
       return fail(EXIT.USAGE, err.message.replace(/^error: /, ''));
     }
     if (err instanceof CliError) {
-      process.stderr.write(`store-doctor: ${err.message}\n`);
+      printError(err.message);
       return fail(err.exitCode, err.message);
     }
     const e = err as Error;
     const message = e?.message ?? String(err);
-    process.stderr.write(`store-doctor: ${message}\n`);
+    printError(message);
     return fail(EXIT.FAILED, message);
   }
 }

@@ -4,7 +4,8 @@
  *   POST /api/<request>   body `{ taskId?, input }` → a `Reply` (HTTP 200 whatever the outcome)
  *   GET  /api/events      Server-Sent Events (progress, store.changed)
  *   GET  /…               the built renderer (`out/renderer`), `index.html` for `/`
- * Non-200 answers are transport refusals: 401 token, 421 Host, 403 Origin, 404, 405, 413, 415.
+ * Non-200 answers are transport refusals: 401 token, 421 Host, 403 Origin, 404, 405, 408 (a body
+ * that trickles in), 413, 415.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -32,6 +33,11 @@ export interface HostOptions {
   stateDir?: string;
   /** Largest accepted request body (default 256 MiB: offline listings can be big). */
   maxBodyBytes?: number;
+  /**
+   * Longest wait for a whole request body, and for each piece of it (default 60 s / 15 s): a body
+   * that trickles in is answered 408. The work a request starts afterwards has no time limit.
+   */
+  bodyTimeoutMs?: number;
   /** Fixed token (tests); default 32 random bytes. */
   token?: string;
 }
@@ -51,34 +57,68 @@ export const DEFAULT_RENDERER_DIR = path.join(PROJECT_ROOT, 'out', 'renderer');
 export const DEFAULT_DEMO_DIR = path.join(PROJECT_ROOT, 'demo');
 const REQUEST_NAME = /^[a-z]+\.[A-Za-z]+$/;
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+type BodyResult = Buffer | 'too-large' | 'timeout';
+
+/**
+ * Read a request body, at most `limit` bytes, within `timeoutMs` in all and `idleMs` between
+ * pieces. Stops reading at once when the body is too large or too slow (the caller answers and
+ * closes the connection).
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number, idleMs: number): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      req.resume();
-      resolve('too-large');
-      return;
-    }
+    if (declared > limit) return resolve('too-large');
     const parts: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on('data', (b: Buffer) => {
+    let idle: NodeJS.Timeout | undefined;
+    const stop = (r: BodyResult) => {
+      clearTimeout(total);
+      clearTimeout(idle);
+      req.off('data', onData);
+      req.pause();
+      resolve(r);
+    };
+    const total = setTimeout(() => stop('timeout'), timeoutMs);
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => stop('timeout'), idleMs);
+    };
+    const onData = (b: Buffer) => {
       size += b.length;
-      if (size > limit) over = true;
-      if (!over) parts.push(b);
+      if (size > limit) return stop('too-large');
+      parts.push(b);
+      arm();
+    };
+    arm();
+    req.on('data', onData);
+    req.on('end', () => {
+      clearTimeout(total);
+      clearTimeout(idle);
+      resolve(Buffer.concat(parts));
     });
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(parts)));
-    req.on('error', reject);
+    req.on('error', (e) => {
+      clearTimeout(total);
+      clearTimeout(idle);
+      reject(e);
+    });
   });
 }
 
-async function handleApi(engine: Engine, name: string, req: IncomingMessage, res: ServerResponse, maxBody: number): Promise<void> {
+/** Answer and close the connection: the rest of the body is never read. */
+function refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  res.setHeader('Connection', 'close');
+  res.on('finish', () => req.socket.destroy());
+  refuse(res, status, 'invalid-input', message);
+}
+
+async function handleApi(engine: Engine, name: string, req: IncomingMessage, res: ServerResponse, maxBody: number, bodyTimeout: number): Promise<void> {
   if (req.method !== 'POST') return refuse(res, 405, 'invalid-input', 'use POST for /api/<request>');
   if (!REQUEST_NAME.test(name)) return refuse(res, 404, 'not-found', 'no such request');
   const type = String(req.headers['content-type'] ?? '');
   if (!type.toLowerCase().startsWith('application/json')) return refuse(res, 415, 'invalid-input', 'send Content-Type: application/json');
-  const body = await readBody(req, maxBody);
-  if (body === 'too-large') return refuse(res, 413, 'invalid-input', `request body larger than ${maxBody} bytes`);
+  const body = await readBody(req, maxBody, bodyTimeout, Math.min(bodyTimeout, 15_000));
+  if (body === 'too-large') return refuseAndClose(req, res, 413, `request body larger than ${maxBody} bytes`);
+  if (body === 'timeout') return refuseAndClose(req, res, 408, `request body not received within ${bodyTimeout} ms`);
   let envelope: unknown;
   try {
     envelope = body.length ? JSON.parse(body.toString('utf8')) : {};
@@ -107,6 +147,7 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
   const token = opts.token ?? newToken();
   const rendererDir = opts.rendererDir === undefined ? DEFAULT_RENDERER_DIR : opts.rendererDir;
   const maxBody = opts.maxBodyBytes ?? 256 * 1024 * 1024;
+  const bodyTimeout = opts.bodyTimeoutMs ?? 60_000;
   const hub = new EventHub(engine);
   let port = 0;
 
@@ -129,7 +170,7 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
         return hub.attach(res, (cb) => req.on('close', cb));
       }
       if (url.pathname.startsWith('/api/')) {
-        handleApi(engine, url.pathname.slice(5), req, res, maxBody).catch(fail);
+        handleApi(engine, url.pathname.slice(5), req, res, maxBody, bodyTimeout).catch(fail);
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'invalid-input', 'only GET for pages');

@@ -21,6 +21,11 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The Content-Type the UI's files are served with (host and Electron's app:// scheme). */
+export function contentTypeOf(file: string): string {
+  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
 /** Resolve a URL path to a file inside `dir`, or null when it escapes or does not exist. */
 export function resolveStatic(dir: string, urlPath: string): string | null {
   let decoded: string;
@@ -57,7 +62,7 @@ export function serveStatic(res: ServerResponse, dir: string | null, urlPath: st
     res.end('not found\n');
     return;
   }
-  const type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const type = contentTypeOf(file);
   const size = fs.statSync(file).size;
   const cache = file.endsWith('index.html') ? 'no-store' : 'private, max-age=3600';
   res.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Cache-Control': cache, ...extraHeaders });

@@ -5,11 +5,12 @@
  * store before the window shows (npm start does).
  */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type WebContents } from 'electron';
 import { createEngine } from '../engine';
 import { openInitial } from '../host/open';
 import { bindIpc, forwardEvents } from './ipc';
-import { APP_CSP, dialogFor, isAllowedNavigation, rendererLocation, secureWebPreferences, type PickKind } from './policy';
+import { APP_CSP, dialogFor, isAllowedExternalUrl, isAllowedNavigation, rendererLocation, secureWebPreferences, type PickKind } from './policy';
+import { handleAppScheme, registerAppScheme } from './protocol';
 
 const renderer = rendererLocation(__dirname, process.env, app.isPackaged);
 const demoDir = app.isPackaged ? path.join(process.resourcesPath, 'demo') : path.join(app.getAppPath(), 'demo');
@@ -23,8 +24,8 @@ function openArg(argv: string[]): string | null {
 
 function lockDownContents(contents: WebContents): void {
   contents.setWindowOpenHandler(({ url }) => {
-    // External links open in the system browser; nothing opens inside the app.
-    if (/^https:\/\//i.test(url)) void shell.openExternal(url);
+    // Nothing opens inside the app; only the project's documentation opens in the system browser.
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
   contents.on('will-navigate', (event, url) => {
@@ -57,14 +58,18 @@ function createWindow(): void {
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
-  if (renderer.devUrl) void mainWindow.loadURL(renderer.devUrl);
-  else void mainWindow.loadFile(renderer.indexFile);
+  // app://renderer/index.html (protocol.ts), or the loopback dev server in development
+  void mainWindow.loadURL(renderer.url);
 }
 
+// Before ready: app:// is a privileged standard scheme (the renderer is not loaded from file://).
+registerAppScheme(protocol);
 app.enableSandbox();
 app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
 
 app.whenReady().then(async () => {
+  // Every app:// response carries the full CSP and security headers itself.
+  handleAppScheme(protocol, renderer.rendererDir);
   const ses = session.defaultSession;
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [APP_CSP], 'X-Content-Type-Options': ['nosniff'] } });

@@ -4,9 +4,9 @@
  * and the native dialog options for each kind of path the user can pick.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 import type { PickKind } from './channels';
+import { APP_HOST, APP_INDEX_URL, APP_SCHEME } from './protocol';
 
 export { IPC_EVENT, IPC_PICK_PATH, IPC_REQUEST, PICK_KINDS, type PickKind } from './channels';
 
@@ -31,11 +31,16 @@ export function secureWebPreferences(preloadPath: string) {
 }
 
 /**
- * Where the renderer comes from: the built `index.html` next to the main bundle, or the
- * electron-vite dev server (`ELECTRON_RENDERER_URL`, loopback only) during development.
+ * Where the renderer comes from: the built renderer folder next to the main bundle, served as
+ * `app://renderer/index.html` (protocol.ts), or the electron-vite dev server
+ * (`ELECTRON_RENDERER_URL`, loopback only) during development.
  */
 export interface RendererLocation {
   indexFile: string;
+  /** The folder `app://renderer/` serves (the folder of `indexFile`). */
+  rendererDir: string;
+  /** What the window loads: the dev server, else `app://renderer/index.html`. */
+  url: string;
   devUrl: string | null;
 }
 
@@ -50,10 +55,14 @@ export function rendererLocation(mainDir: string, env: NodeJS.ProcessEnv = proce
       devUrl = null;
     }
   }
-  return { indexFile: path.join(mainDir, '..', 'renderer', 'index.html'), devUrl };
+  const rendererDir = path.join(mainDir, '..', 'renderer');
+  return { indexFile: path.join(rendererDir, 'index.html'), rendererDir, url: devUrl ?? APP_INDEX_URL, devUrl };
 }
 
-/** May a frame at `url` use the engine? Only the app's own page (file or dev server origin). */
+/**
+ * May a frame at `url` use the engine? Only the app's own page: `app://renderer/…` (or the dev
+ * server's origin in development). A `file://` page never does: the app is not loaded from files.
+ */
 export function isTrustedRendererUrl(url: string | undefined | null, loc: RendererLocation): boolean {
   if (!url) return false;
   let u: URL;
@@ -62,11 +71,31 @@ export function isTrustedRendererUrl(url: string | undefined | null, loc: Render
   } catch {
     return false;
   }
-  if (u.protocol === 'file:') {
-    const own = pathToFileURL(loc.indexFile);
-    return u.pathname === own.pathname && u.host === own.host;
+  if (loc.devUrl !== null) return u.origin === loc.devUrl;
+  return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST && !u.username && !u.password && !u.port;
+}
+
+/**
+ * The only pages the app opens in the system browser (`shell.openExternal`): the project's own
+ * documentation. The project publishes none yet, so nothing is opened; add a URL here when the
+ * UI links to one. Everything else a page asks to open or navigate to is denied.
+ */
+export const DOCUMENTATION_URLS: readonly string[] = [];
+
+/** Is `url` one of `allowed` (https, same origin, the same path or below it; no credentials)? */
+export function isAllowedExternalUrl(url: string, allowed: readonly string[] = DOCUMENTATION_URLS): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
   }
-  return loc.devUrl !== null && u.origin === loc.devUrl;
+  if (u.protocol !== 'https:' || u.username || u.password) return false;
+  return allowed.some((a) => {
+    const p = new URL(a);
+    const dir = p.pathname.endsWith('/') ? p.pathname : `${p.pathname}/`;
+    return u.origin === p.origin && (u.pathname === p.pathname || u.pathname.startsWith(dir));
+  });
 }
 
 /** Navigation inside the window is allowed only to the app's own page (reloads). */

@@ -25,7 +25,7 @@ export function timeResolution(format: string): { seconds: number | null; absolu
   if (!conv.length) return { seconds: null, absolute: false, conversions: [] };
   const has = (s: Set<string> | string[]) => conv.some((c) => (Array.isArray(s) ? s.includes(c) : s.has(c)));
   if (conv.includes('s')) return { seconds: 1, absolute: true, conversions: conv };
-  const seconds = Math.min(...conv.map((c) => CONVERSION_RESOLUTION[c] ?? Infinity));
+  const seconds = conv.reduce((m, c) => Math.min(m, CONVERSION_RESOLUTION[c] ?? Infinity), Infinity);
   const hasYear = has(YEAR_FIELDS);
   const hasMonth = has(MONTH_FIELDS);
   const hasDay = has(DAY_FIELDS);

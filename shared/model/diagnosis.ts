@@ -24,6 +24,8 @@ export const FINDING_CODES = [
   'INDEX_BEYOND_EXACT_RANGE',
   'NO_STORE',
   'STORE_UNREADABLE',
+  /** Store Doctor could not read a seq_index file (permission denied): its value is unknown. */
+  'INDEX_FILE_NOT_READ',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

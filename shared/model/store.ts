@@ -19,7 +19,8 @@ export type ChunkStatus =
   | 'too-short' // 1..23 bytes: rejected
   | 'bad-magic' // not C1 00: rejected
   | 'truncated' // 24 + meta + content > file size: rejected
-  | 'crc-mismatch'; // CRC field non-zero and not the CRC-32 of [22, 24+meta+content)
+  | 'crc-mismatch' // CRC field non-zero and not the CRC-32 of [22, 24+meta+content)
+  | 'unreadable'; // Store Doctor could not read the file (permission denied, I/O error): what Fluent Bit does is unknown
 
 export const DAMAGED_CHUNK_STATUSES: readonly ChunkStatus[] = ['too-short', 'bad-magic', 'truncated', 'crc-mismatch'];
 
@@ -105,11 +106,22 @@ export interface StreamInfo {
   totalBytes: number;
   /** What a graceful stop does to this folder, e.g. "deleted (no registered chunk)". */
   fateOnGracefulStop: string;
-  /** Stream folder not writable: Fluent Bit skips it silently. */
+  /**
+   * Stream folder not writable (a read-only file system): Fluent Bit skips it silently. Null when
+   * unknown, e.g. when only the user running Store Doctor cannot write it.
+   */
   writable?: boolean | null;
 }
 
-export type SeqIndexStatus = 'ok' | 'empty' | 'not-a-number' | 'trailing-bytes';
+export type SeqIndexStatus =
+  | 'ok'
+  | 'empty'
+  | 'not-a-number'
+  | 'trailing-bytes'
+  // Not read by Store Doctor (the value is unknown; `message` says why):
+  | 'unreadable' // permission denied (EACCES) or an I/O error: run as Fluent Bit's user or root
+  | 'not-regular' // a symlink, FIFO, socket, device or folder: never opened or followed
+  | 'too-large'; // larger than 64 KiB: not a file Fluent Bit writes (only the first bytes are read)
 
 export interface SeqIndexInfo {
   /** `<id>` of `seq_index_<id>` (the output instance id). Null when the suffix is not a number. */
@@ -138,6 +150,8 @@ export interface SequenceInfo {
   /** True when nothing keeps the folder: the next graceful stop deletes it with every seq index. */
   deletedOnGracefulStop: boolean;
   message: string;
+  /** index_metadata/ (or sequence/) could not be listed (permission denied): its seq_index files are unknown, not missing. */
+  indexMetadataError?: string | null;
 }
 
 export interface RootReport {
@@ -151,6 +165,8 @@ export interface RootReport {
   /** Entries directly in the root that are not streams. */
   ignored: IgnoredEntry[];
   totals: { chunks: number; bytes: number; records: number; damaged: number; quarantined: number; pending: number };
+  /** The root is a symlink, followed for reading (Fluent Bit follows it): its target. */
+  linkTarget?: string;
 }
 
 export type StoreSourceKind = 'store_dir' | 'root' | 'archive';
@@ -164,6 +180,8 @@ export interface StoreSourceInfo {
   readOnly: boolean;
   /** One sentence: what was found, e.g. "a store_dir with 2 bucket roots". */
   description: string;
+  /** The store was found inside the given folder or archive (a support bundle): its path from there, e.g. "store". */
+  foundAt?: string;
 }
 
 export interface StoreProblem {

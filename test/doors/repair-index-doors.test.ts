@@ -14,7 +14,6 @@ import { startHost } from '../../electron/host';
 import { bindIpc, type IpcInvokeEventLike } from '../../electron/main/ipc';
 import { IPC_REQUEST } from '../../electron/main/channels';
 import { rendererLocation } from '../../electron/main/policy';
-import { pathToFileURL } from 'node:url';
 import { api, fakeRenderer } from '../host/helpers';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../support/fixtures';
 
@@ -42,7 +41,7 @@ const doors: Door[] = [
       const handlers = new Map<string, (event: IpcInvokeEventLike, ...args: unknown[]) => unknown>();
       const mainDir = path.resolve('/opt/store-doctor/out/main');
       const renderer = rendererLocation(mainDir, {});
-      const event: IpcInvokeEventLike = { senderFrame: { url: pathToFileURL(path.join(mainDir, '..', 'renderer', 'index.html')).href, parent: null } };
+      const event: IpcInvokeEventLike = { senderFrame: { url: 'app://renderer/index.html', parent: null } };
       const unbind = bindIpc({
         ipcMain: { handle: (c, l) => handlers.set(c, l), removeHandler: (c) => handlers.delete(c) },
         engine,

@@ -15,7 +15,7 @@ vi.mock('electron', () => {
 
 const mainDir = path.resolve('/opt/store-doctor/out/main');
 const renderer = rendererLocation(mainDir, {});
-const ownUrl = pathToFileURL(path.join(mainDir, '..', 'renderer', 'index.html')).href;
+const ownUrl = 'app://renderer/index.html';
 const trusted: IpcInvokeEventLike = { senderFrame: { url: ownUrl, parent: null } };
 
 function fakeIpcMain() {
@@ -69,6 +69,8 @@ describe('IPC binding', () => {
     const senders: IpcInvokeEventLike[] = [
       { senderFrame: { url: 'https://evil.example/', parent: null } },
       { senderFrame: { url: pathToFileURL('/tmp/other.html').href, parent: null } },
+      // the app is not loaded from file:// any more: its own index.html as a file is not trusted
+      { senderFrame: { url: pathToFileURL(path.join(mainDir, '..', 'renderer', 'index.html')).href, parent: null } },
       { senderFrame: { url: ownUrl, parent: {} } },
       { senderFrame: null },
       {},

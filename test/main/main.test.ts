@@ -18,6 +18,9 @@ const h = vi.hoisted(() => {
     sandboxEnabled: false,
     ready: null as null | Promise<void>,
     userData: '',
+    privileged: null as unknown,
+    protocolHandlers: new Map<string, (req: { url: string; method?: string }) => Promise<Response> | Response>(),
+    openExternal: [] as string[],
   };
   return state;
 });
@@ -67,8 +70,21 @@ vi.mock('electron', () => {
   };
   const ipcMain = { handle: (c: string, fn: any) => h.ipcHandlers.set(c, fn), removeHandler: (c: string) => h.ipcHandlers.delete(c) };
   const dialog = { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })), showErrorBox: vi.fn() };
-  const shell = { openExternal: vi.fn() };
-  return { app, BrowserWindow, session, ipcMain, dialog, shell, default: { app, BrowserWindow, session, ipcMain, dialog, shell } };
+  const shell = { openExternal: vi.fn((u: string) => h.openExternal.push(u)) };
+  const protocol = {
+    registerSchemesAsPrivileged: (s: unknown) => (h.privileged = s),
+    handle: (scheme: string, fn: any) => h.protocolHandlers.set(scheme, fn),
+  };
+  return {
+    app,
+    BrowserWindow,
+    session,
+    ipcMain,
+    dialog,
+    shell,
+    protocol,
+    default: { app, BrowserWindow, session, ipcMain, dialog, shell, protocol },
+  };
 });
 
 beforeAll(async () => {
@@ -81,12 +97,18 @@ beforeAll(async () => {
 });
 
 describe('Electron main (mocked electron)', () => {
-  it('creates one window with secure preferences and loads the built renderer', () => {
+  it('creates one window with secure preferences and loads the renderer from app:// (not file://)', async () => {
     const w = h.windows[0];
     expect(w.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
     expect(w.options.webPreferences.preload).toMatch(/out[\\/]preload[\\/]index\.js$|preload[\\/]index\.js$/);
-    expect(w.loadedFile).toMatch(/renderer[\\/]index\.html$/);
+    expect(w.loadedUrl).toBe('app://renderer/index.html');
+    expect(w.loadedFile).toBeUndefined();
     expect(h.sandboxEnabled).toBe(true);
+    expect(h.privileged).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false }) }]);
+    // the handler answers with the CSP header even for a file that is not there
+    const r = await h.protocolHandlers.get('app')!({ url: 'app://renderer/../../etc/passwd' });
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
   it('sets a CSP header on every response and denies permissions', () => {
@@ -106,11 +128,17 @@ describe('Electron main (mocked electron)', () => {
     const contents = { setWindowOpenHandler: (fn: any) => (openHandler = fn), on: (n: string, fn: any) => on.set(n, fn) };
     h.appHandlers.get('web-contents-created')!({}, contents);
     expect(openHandler({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    // not a documentation URL: never handed to the system browser
+    expect(h.openExternal).toEqual([]);
     const nav = { preventDefault: vi.fn() };
     on.get('will-navigate')(nav, 'https://evil.example/');
     expect(nav.preventDefault).toHaveBeenCalled();
     const own = { preventDefault: vi.fn() };
-    on.get('will-navigate')(own, pathToFileURL(h.windows[0].loadedFile!).href);
+    on.get('will-navigate')(own, 'app://renderer/index.html');
+    expect(own.preventDefault).not.toHaveBeenCalled();
+    const file = { preventDefault: vi.fn() };
+    on.get('will-navigate')(file, pathToFileURL('/tmp/index.html').href);
+    expect(file.preventDefault).toHaveBeenCalled();
     expect(own.preventDefault).not.toHaveBeenCalled();
     const wv = { preventDefault: vi.fn() };
     on.get('will-attach-webview')(wv);
@@ -119,7 +147,7 @@ describe('Electron main (mocked electron)', () => {
 
   it('binds the contract over IPC with a sender check', async () => {
     const handler = h.ipcHandlers.get('sd:request')!;
-    const own = { senderFrame: { url: pathToFileURL(h.windows[0].loadedFile!).href, parent: null } };
+    const own = { senderFrame: { url: 'app://renderer/index.html', parent: null } };
     expect(await handler(own, 'app.info', {}, 't1')).toMatchObject({ ok: true, value: { door: 'electron' } });
     expect(await handler({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'app.info', {})).toMatchObject({
       ok: false,

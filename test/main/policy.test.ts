@@ -23,12 +23,13 @@ describe('Electron policy', () => {
     expect(APP_CSP).not.toMatch(/unsafe-eval|\*/);
   });
 
-  it('trusts only the app index.html or the loopback dev server', () => {
+  it('trusts only the app page (app://renderer) or the loopback dev server', () => {
     const mainDir = path.resolve('/app/out/main');
     const loc = rendererLocation(mainDir, {});
-    const own = pathToFileURL(path.join(mainDir, '..', 'renderer', 'index.html')).href;
+    const own = 'app://renderer/index.html';
     expect(isTrustedRendererUrl(own, loc)).toBe(true);
     expect(isTrustedRendererUrl(`${own}#/chunks`, loc)).toBe(true);
+    expect(isTrustedRendererUrl(pathToFileURL(path.join(mainDir, '..', 'renderer', 'index.html')).href, loc)).toBe(false);
     expect(isTrustedRendererUrl(pathToFileURL('/tmp/evil.html').href, loc)).toBe(false);
     expect(isTrustedRendererUrl('https://example.com/', loc)).toBe(false);
     expect(isTrustedRendererUrl('http://localhost:5173/', loc)).toBe(false);

@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import type { RepairPlan } from '../../../shared/model';
 import { openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
-import { cancelOnSigint, CliError, EXIT, printJson } from '../output';
+import { escapeField } from '../../../shared/escape';
+import { cancelOnSigint, CliError, EXIT, printJson, printText } from '../output';
 import { withSession } from '../session';
 import { applyAndReport, formatPlan } from './repair-common';
 import { readPlanFile } from './plan-file';
@@ -39,7 +40,7 @@ export function registerApply(program: Command): void {
         try {
           const d = await openDiagnosed(session, doc.store, evidence, ac.signal);
           plan = await session.call('repair.import', { storeId: d.opened.storeId, plan: doc.plan, request: doc.request }, { signal: ac.signal });
-          if (!opts.json) process.stdout.write(`Applying the plan saved in ${file} (${doc.createdAt}):\n` + formatPlan(plan));
+          if (!opts.json) printText(`Applying the plan saved in ${escapeField(file)} (${escapeField(doc.createdAt)}):\n` + formatPlan(plan));
           await applyAndReport(session, d.opened.storeId, plan, opts, ac.signal);
         } catch (err) {
           if (opts.json) {

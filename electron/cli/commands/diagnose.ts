@@ -8,8 +8,10 @@ import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
 import { SEVERITY_ORDER, worstSeverity } from '../../../shared/severity';
+import { pushAll } from '../../../shared/arrays';
+import { escapeField as e } from '../../../shared/escape';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
-import { EXIT, printJson } from '../output';
+import { EXIT, printJson, printText } from '../output';
 import { withSession } from '../session';
 
 interface DiagnoseCliOptions extends EvidenceCliOptions {
@@ -24,10 +26,10 @@ export function findingCommands(f: Finding, ctx: CommandContext): string[] {
 }
 
 function printFinding(f: Finding, indent: string, ctx: CommandContext): string[] {
-  const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${f.summary}`];
-  for (const e of f.evidence) lines.push(`${indent}    ${e}`);
-  lines.push(`${indent}  → ${f.action}`);
-  for (const c of findingCommands(f, ctx)) lines.push(`${indent}      ${c}`);
+  const lines = [`${indent}${MARK[f.severity]} ${f.code}: ${e(f.summary)}`];
+  for (const line of f.evidence) lines.push(`${indent}    ${e(line)}`);
+  lines.push(`${indent}  → ${e(f.action)}`);
+  for (const c of findingCommands(f, ctx)) lines.push(`${indent}      ${e(c)}`);
   return lines;
 }
 
@@ -68,21 +70,21 @@ export function formatDiagnosis(d: Diagnosis, ctx: CommandContext): string {
   const act = worst === 'critical' || worst === 'error';
   const counts = severityCounts(d);
   const lines: string[] = [
-    `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${d.at})`,
+    `Diagnosis: ${counts || 'no findings'}${act ? ' — act before restarting Fluent Bit' : worst ? `; nothing above ${worst}` : ''} (assumed restart time ${e(d.at)})`,
     ...checkedLines(d),
   ];
   if (!d.outputs.length && d.checks.store) {
     lines.push(
       '',
       ctx.config
-        ? `No S3 output to diagnose: ${ctx.config} has no S3 output with a bucket.`
+        ? `No S3 output to diagnose: ${e(ctx.config)} has no S3 output with a bucket.`
         : 'No S3 output to diagnose (give --config, or the store has no seq_index file).',
     );
   }
-  for (const o of d.outputs) lines.push('', ...formatOutput(o, ctx));
+  for (const o of d.outputs) pushAll(lines, ['', ...formatOutput(o, ctx)]);
   if (d.storeFindings.length) {
     lines.push('', 'Store');
-    for (const f of d.storeFindings) lines.push(...printFinding(f, '  ', ctx));
+    for (const f of d.storeFindings) pushAll(lines, printFinding(f, '  ', ctx));
   }
   lines.push(
     '',
@@ -96,15 +98,15 @@ export function formatDiagnosis(d: Diagnosis, ctx: CommandContext): string {
 function formatOutput(o: OutputDiagnosis, ctx: CommandContext): string[] {
   const safe = o.safeNextIndex !== null ? String(o.safeNextIndex) : `unknown (at least ${o.lowerBoundNextIndexText ?? o.lowerBoundNextIndex})`;
   const lines = [
-    `${o.displayName} (id ${o.id}) → bucket ${o.bucket}`,
-    `  key format      ${o.keyFormat || '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
-    `  root            ${o.rootPath ?? '(not in the store)'}`,
+    `${e(o.displayName)} (id ${o.id}) → bucket ${e(o.bucket)}`,
+    `  key format      ${o.keyFormat ? e(o.keyFormat) : '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
+    `  root            ${o.rootPath ? e(o.rootPath) : '(not in the store)'}`,
     `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
-    `  evidence        ${o.indexEvidence.text}`,
+    `  evidence        ${e(o.indexEvidence.text)}`,
   ];
-  if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${r.time}`).join(', ')}`);
+  if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
   if (!o.findings.length) lines.push('  no findings');
-  for (const f of o.findings) lines.push(...printFinding(f, '  ', ctx));
+  for (const f of o.findings) pushAll(lines, printFinding(f, '  ', ctx));
   return lines;
 }
 
@@ -152,8 +154,8 @@ export function registerDiagnose(program: Command): void {
         const { diagnosis, config, commands } = await openDiagnosed(session, store, opts);
         if (opts.json) printJson(diagnosisJson(diagnosis, commands, config?.warnings ?? []));
         else {
-          for (const w of config?.warnings ?? []) process.stderr.write(`store-doctor: config warning: ${w.file}:${w.line}: ${w.message}\n`);
-          process.stdout.write(formatDiagnosis(diagnosis, commands) + '\n');
+          for (const w of config?.warnings ?? []) printText(`store-doctor: config warning: ${e(w.file)}:${w.line}: ${e(w.message)}\n`, process.stderr);
+          printText(formatDiagnosis(diagnosis, commands) + '\n');
         }
         const worst = worstSeverity(diagnosis);
         process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;

@@ -7,8 +7,9 @@
 import type { Command } from 'commander';
 import type { RepairPlanRequest } from '../../../shared/contract';
 import type { RepairAction, RepairPlan, RepairResult, ReplayItem, S3ConnectionOptions } from '../../../shared/model';
+import { escapeField as e } from '../../../shared/escape';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions, type EvidenceSources } from '../evidence-options';
-import { cancelOnSigint, clearProgress, CliError, EXIT, printJson } from '../output';
+import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, printText } from '../output';
 import { showProgress } from '../progress';
 import { withSession, type CliSession } from '../session';
 import { writePlanFile } from './plan-file';
@@ -44,38 +45,39 @@ export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }): s
   const b = blocking(plan);
   // what stops the plan comes first: the operator must not read a plan as if it will run
   const lines: string[] = [
-    ...b.map((r) => `${plan.action} REFUSED: ${r.reason}${r.forceable ? ' (--force overrides)' : ''}`),
-    `${plan.action}: ${plan.summary}`,
+    ...b.map((r) => `${plan.action} REFUSED: ${e(r.reason)}${r.forceable ? ' (--force overrides)' : ''}`),
+    `${plan.action}: ${e(plan.summary)}`,
   ];
-  if (plan.rootPath) lines.push(`Root: ${plan.rootPath}`);
-  if (plan.why.length) lines.push('Why:', ...plan.why.map((w) => `  - ${w}`));
+  if (plan.rootPath) lines.push(`Root: ${e(plan.rootPath)}`);
+  if (plan.why.length) lines.push('Why:');
+  for (const w of plan.why) lines.push(`  - ${e(w)}`);
   if (plan.steps.length) {
     lines.push('Plan:');
     plan.steps.forEach((s, i) => {
-      lines.push(`  ${i + 1}. ${s.kind} ${s.target}`);
-      lines.push(`     ${s.description}`);
+      lines.push(`  ${i + 1}. ${s.kind} ${e(s.target)}`);
+      lines.push(`     ${e(s.description)}`);
       if (s.before !== undefined || s.after !== undefined)
         lines.push(
-          `     before: ${s.before === null || s.before === undefined ? '(absent)' : JSON.stringify(s.before)}  after: ${s.after === null || s.after === undefined ? '(absent)' : JSON.stringify(s.after)}`,
+          `     before: ${s.before === null || s.before === undefined ? '(absent)' : e(JSON.stringify(s.before))}  after: ${s.after === null || s.after === undefined ? '(absent)' : e(JSON.stringify(s.after))}`,
         );
     });
   }
   const skipped = plan.replayItems?.filter((i) => i.state === 'skipped') ?? [];
-  if (skipped.length) lines.push('Skipped:', ...skipped.map((i) => `  - ${i.chunkPath}: ${i.message}`));
-  if (plan.warnings.length) lines.push('Warnings:', ...plan.warnings.map((w) => `  ! ${w}`));
-  if (plan.refusals.length)
-    lines.push(
-      'Refused:',
-      ...plan.refusals.map((r) => `  ✗ ${r.reason}${r.forceable ? (plan.forced ? ' (overridden by --force)' : ' (--force overrides)') : ''}`),
-    );
+  if (skipped.length) lines.push('Skipped:');
+  for (const i of skipped) lines.push(`  - ${e(i.chunkPath)}: ${e(i.message ?? '')}`);
+  if (plan.warnings.length) lines.push('Warnings:');
+  for (const w of plan.warnings) lines.push(`  ! ${e(w)}`);
+  if (plan.refusals.length) lines.push('Refused:');
+  for (const r of plan.refusals) lines.push(`  ✗ ${e(r.reason)}${r.forceable ? (plan.forced ? ' (overridden by --force)' : ' (--force overrides)') : ''}`);
   if (b.length) lines.push('Nothing can be applied until the refusals above are resolved.');
   return lines.join('\n') + '\n';
 }
 
 export function formatResult(r: RepairResult & { items?: ReplayItem[] }): string {
-  const lines = [`${r.action}: ${r.summary}`];
-  for (const s of r.steps) lines.push(`  ${s.ok ? '✓' : '✗'} ${s.step.kind} ${s.step.target}: ${s.message}`);
-  if (r.warnings.length) lines.push('Warnings:', ...r.warnings.map((w) => `  ! ${w}`));
+  const lines = [`${r.action}: ${e(r.summary)}`];
+  for (const s of r.steps) lines.push(`  ${s.ok ? '✓' : '✗'} ${s.step.kind} ${e(s.step.target)}: ${e(s.message)}`);
+  if (r.warnings.length) lines.push('Warnings:');
+  for (const w of r.warnings) lines.push(`  ! ${e(w)}`);
   if (r.undoId) lines.push(`Journal entry: ${r.undoId}`);
   return lines.join('\n') + '\n';
 }
@@ -113,7 +115,7 @@ export async function applyAndReport(
   clearProgress();
   if (opts.json) printJson({ dryRun: false, plan, result });
   // A plan with nothing to do already said so; don't repeat the same line as its result.
-  else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) process.stdout.write(formatResult(result));
+  else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) printText(formatResult(result));
   if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
   return result;
 }
@@ -153,11 +155,11 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
       if (opts.planOut) await writePlanFile(opts.planOut, { store: run.store, sources: d.sources, request, plan });
       if (!opts.apply) {
         if (opts.json) printJson({ dryRun: true, plan });
-        else process.stdout.write(formatPlan(plan) + dryRunFooter(plan, run.live === 'apply', !!d.sources.live, opts.planOut));
+        else printText(formatPlan(plan) + dryRunFooter(plan, run.live === 'apply', !!d.sources.live, opts.planOut));
         if (blocking(plan).length) process.exitCode = EXIT.REFUSED;
         return;
       }
-      if (!opts.json) process.stdout.write(formatPlan(plan));
+      if (!opts.json) printText(formatPlan(plan));
       await applyAndReport(session, storeId, plan, opts, ac.signal);
     } catch (err) {
       clearProgress();

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { isInside, realPathOf } from '../../engine/session/confine';
 import { addEvidenceOptions, openDiagnosed, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
-import { CliError, EXIT } from '../output';
+import { escapeField } from '../../../shared/escape';
+import { CliError, EXIT, printText } from '../output';
 import { withSession } from '../session';
 
 interface ReportCliOptions extends EvidenceCliOptions {
@@ -50,9 +51,11 @@ export function registerReport(program: Command): void {
         } catch (e) {
           throw new CliError(`--out ${out}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'folder does not exist' : (e as Error).message}`, EXIT.FAILED);
         }
-        process.stderr.write(`store-doctor: wrote ${out}\n`);
-      } else {
+        printText(`store-doctor: wrote ${escapeField(out)}\n`, process.stderr);
+      } else if (format === 'json') {
         process.stdout.write(doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`);
+      } else {
+        printText(doc.text.endsWith('\n') ? doc.text : `${doc.text}\n`);
       }
     });
 }

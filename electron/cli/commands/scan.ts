@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import type { ChunkInfo, RootReport, StoreReport, StreamInfo } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { formatBytes } from '../../../shared/format';
-import { cancelOnSigint, clearProgress, EXIT, printJsonStream } from '../output';
+import { pushAll } from '../../../shared/arrays';
+import { escapeField as e } from '../../../shared/escape';
+import { cancelOnSigint, clearProgress, EXIT, printJsonStream, printText } from '../output';
 import { showProgress } from '../progress';
 import { withSession } from '../session';
 
@@ -17,7 +19,7 @@ function timeRange(chunks: ChunkInfo[]): string {
   const ms = ts.map((t) => [Date.parse(t), t] as const).filter(([m]) => !Number.isNaN(m));
   if (!ms.length) return '';
   ms.sort((a, b) => a[0] - b[0]);
-  return `  oldest ${ms[0][1]}  newest ${ms[ms.length - 1][1]}`;
+  return `  oldest ${e(ms[0][1])}  newest ${e(ms[ms.length - 1][1])}`;
 }
 
 function statusCounts(chunks: ChunkInfo[]): string {
@@ -31,11 +33,11 @@ function streamLines(s: StreamInfo): string[] {
   const records = s.chunks.reduce((a, c) => a + (c.records ?? 0), 0);
   const showTags = s.kind === 'data' || s.kind === 'quarantine';
   const head =
-    `  ${s.name}/  [${s.kind}]  ${s.chunks.length} chunk${s.chunks.length === 1 ? '' : 's'}, ${formatBytes(s.totalBytes)}` +
+    `  ${e(s.name)}/  [${s.kind}]  ${s.chunks.length} chunk${s.chunks.length === 1 ? '' : 's'}, ${formatBytes(s.totalBytes)}` +
     (showTags && s.chunks.length ? `, ${records} records` : '') +
     (s.chunks.length ? `  (${statusCounts(s.chunks)})` : '');
   const out = [head];
-  if (showTags && tags.length) out.push(`      tags: ${tags.slice(0, 8).join(', ')}${tags.length > 8 ? `, … (${tags.length})` : ''}`);
+  if (showTags && tags.length) out.push(`      tags: ${tags.slice(0, 8).map(e).join(', ')}${tags.length > 8 ? `, … (${tags.length})` : ''}`);
   const range = showTags ? timeRange(s.chunks) : '';
   if (range) out.push(`      ${range.trim()}`);
   if (s.kind === 'multipart') {
@@ -43,43 +45,43 @@ function streamLines(s: StreamInfo): string[] {
       const mp = c.multipart;
       if (mp)
         out.push(
-          `      ${c.name}: ${mp.s3Key} upload ${mp.uploadId}, parts ${mp.completeParts.map((p) => p.partNumber).join(',') || 'none'}${mp.problems.length ? ` — ${mp.problems.join(' ')}` : ''}`,
+          `      ${e(c.name)}: ${e(mp.s3Key)} upload ${e(mp.uploadId)}, parts ${mp.completeParts.map((p) => p.partNumber).join(',') || 'none'}${mp.problems.length ? ` — ${e(mp.problems.join(' '))}` : ''}`,
         );
     }
   }
-  for (const c of s.chunks) if (c.status !== 'ok') out.push(`      ! ${c.name}: ${c.status} — ${c.message}`);
+  for (const c of s.chunks) if (c.status !== 'ok') out.push(`      ! ${e(c.name)}: ${c.status} — ${e(c.message)}`);
   if (s.writable === false) out.push('      ! not writable: Fluent Bit skips this stream silently');
-  for (const i of s.ignored) out.push(`      - ignored ${i.path}: ${i.reason}`);
-  out.push(`      graceful stop: ${s.fateOnGracefulStop}`);
+  for (const i of s.ignored) out.push(`      - ignored ${e(i.path)}: ${e(i.reason)}`);
+  out.push(`      graceful stop: ${e(s.fateOnGracefulStop)}`);
   return out;
 }
 
 function rootLines(r: RootReport): string[] {
   const t = r.totals;
   const out = [
-    `Root ${r.bucket}  ${r.path}`,
+    `Root ${e(r.bucket)}  ${e(r.path)}`,
     `  ${t.chunks} chunks, ${formatBytes(t.bytes)}, ${t.records} records; ${t.pending} pending, ${t.quarantined} quarantined, ${t.damaged} damaged`,
   ];
   const damaged = r.streams.flatMap((s) => s.chunks).filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status));
-  for (const c of damaged) out.push(`  ✗ ${c.path}: ${c.status} — ${c.message}`);
-  if (r.seqIndex.length === 0) out.push(`  seq index: none. ${r.sequence.message}`);
+  for (const c of damaged) out.push(`  ✗ ${e(c.path)}: ${c.status} — ${e(c.message)}`);
+  if (r.seqIndex.length === 0) out.push(`  seq index: none. ${e(r.sequence.message)}`);
   for (const s of r.seqIndex) {
-    out.push(`  seq index ${s.fileName} (output ${s.outputId ?? '?'}): raw "${s.raw}" → ${s.valueText ?? 'unreadable'} [${s.status}] ${s.message}`);
+    out.push(`  seq index ${e(s.fileName)} (output ${s.outputId ?? '?'}): raw "${e(s.raw)}" → ${s.valueText ?? 'unreadable'} [${s.status}] ${e(s.message)}`);
   }
-  if (r.sequence.present) out.push(`  sequence/: ${r.sequence.message}`);
-  for (const s of r.streams) out.push(...streamLines(s));
-  for (const i of r.ignored) out.push(`  - ignored ${i.path}: ${i.reason}`);
+  if (r.sequence.present) out.push(`  sequence/: ${e(r.sequence.message)}`);
+  for (const s of r.streams) pushAll(out, streamLines(s));
+  for (const i of r.ignored) out.push(`  - ignored ${e(i.path)}: ${e(i.reason)}`);
   return out;
 }
 
 export function formatReport(report: StoreReport): string {
-  const out = [`${report.source.path}: ${report.source.description}`];
+  const out = [`${e(report.source.path)}: ${e(report.source.description)}`];
   if (report.problems.length) {
     out.push('Problems:');
-    for (const p of report.problems) out.push(`  ${p.severity === 'error' ? '✗' : p.severity === 'warning' ? '!' : '-'} ${p.path}: ${p.message}`);
+    for (const p of report.problems) out.push(`  ${p.severity === 'error' ? '✗' : p.severity === 'warning' ? '!' : '-'} ${e(p.path)}: ${e(p.message)}`);
   }
   if (report.roots.length === 0) out.push('No bucket roots.');
-  for (const r of report.roots) out.push('', ...rootLines(r));
+  for (const r of report.roots) pushAll(out, ['', ...rootLines(r)]);
   return out.join('\n') + '\n';
 }
 
@@ -110,7 +112,7 @@ export function registerScan(program: Command): void {
         clearProgress();
       }
       if (opts.json) await printJsonStream(report);
-      else process.stdout.write(formatReport(report));
+      else printText(formatReport(report));
       process.exitCode = scanExitCode(report);
     });
 }

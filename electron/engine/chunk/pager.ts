@@ -9,6 +9,11 @@ import { hasText } from './records';
 
 /** Longest line returned whole; longer lines are cut (the `_truncated` flag says so). */
 const MAX_LINE = 16 * 1024 * 1024;
+/**
+ * Most line bytes one page holds: a page ends early (its `nextOffset` says where the next one
+ * starts) rather than hold `limit` lines of up to 16 MiB each. The first record is always taken.
+ */
+export const MAX_PAGE_BYTES = 16 * 1024 * 1024;
 
 export interface PagerOptions {
   /** Index of the first record at the byte position the feed starts from (a checkpoint). */
@@ -46,7 +51,9 @@ export function parseRecordLine(line: Buffer, truncated = false): unknown {
 export class RecordPager {
   private index: number;
   private byte: number;
-  private readonly end: number;
+  /** End of the page (exclusive); lowered when the page is full (MAX_PAGE_BYTES). */
+  private end: number;
+  private pageBytes = 0;
   private readonly countTotal: boolean;
   private readonly every: number;
   private readonly onCheckpoint?: (record: number, byte: number) => void;
@@ -83,7 +90,12 @@ export class RecordPager {
   private record(lineStart: number, line: Buffer | null, truncated: boolean): void {
     const i = this.index;
     if (this.onCheckpoint && i % this.every === 0) this.onCheckpoint(i, lineStart);
+    if (this.inPage(i) && line && i > this.offset && this.pageBytes + line.length > MAX_PAGE_BYTES) {
+      // The page is full: it ends before this record, which starts the next page.
+      this.end = i;
+    }
     if (this.inPage(i) && line) {
+      this.pageBytes += line.length;
       const r = parseRecordLine(line, truncated);
       if ((r as { _raw?: unknown })._raw !== undefined) this.bad++;
       this.out.push(r);

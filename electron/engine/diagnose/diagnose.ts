@@ -7,6 +7,7 @@
 import type { Diagnosis, DiagnosisChecks, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
 import { bySeverity } from '../../../shared/severity';
+import { pushAll } from '../../../shared/arrays';
 import { analyzeBucket } from './bucket';
 import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding, type IndexContext } from './findings-index';
@@ -98,18 +99,18 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       rootSiblings,
     };
     const findings: Finding[] = [];
-    findings.push(...evidenceFindings(target, ev, cover, report));
-    findings.push(...indexFileFindings(ctx));
+    pushAll(findings, evidenceFindings(target, ev, cover, report));
+    pushAll(findings, indexFileFindings(ctx));
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
-    findings.push(...reuseFindings(ctx));
+    pushAll(findings, reuseFindings(ctx));
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);
     const shared = sharedRootFinding(target, allTargets);
     if (shared) findings.push(shared);
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      findings.push(...rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
+      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
     }
     findings.sort(bySeverity);
     outputs.push({
@@ -141,9 +142,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe);
       const used = allTargets.some((t) => t.root === root);
       if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
-      storeFindings.push(...fs);
+      pushAll(storeFindings, fs);
     }
-    storeFindings.push(...storeProblemFindings(report));
+    pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
   return { at: at.toISOString(), outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
@@ -179,7 +180,7 @@ function rootFindings(
   const out = backlogFindings(root, id);
   const belongs = (k: string) =>
     owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
-  out.push(...multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, root.bucket));
+  pushAll(out, multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, root.bucket));
   const mismatch = outputIdMismatch(root, config, owners, safe);
   if (mismatch) out.push(mismatch.finding);
   return out;

@@ -5,6 +5,7 @@
  */
 import type { Finding, IndexEvidence, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
 import { evidenceSteps, next } from './next-steps';
+import { capped } from './text';
 import type { Target } from './targets';
 
 export function evidenceFindings(target: Target, ev: S3Evidence | null, cover: IndexEvidence, report: StoreReport): Finding[] {
@@ -103,17 +104,24 @@ export function rootUnusedFinding(root: RootReport, haveConfig: boolean): Findin
   };
 }
 
-/** Problems reading the source itself (truncated archive, permission denied, loops). */
+/** Problems reading the source itself (truncated archive, permission denied, loops): one finding per severity. */
 export function storeProblemFindings(report: StoreReport): Finding[] {
-  return report.problems
-    .filter((p) => p.severity !== 'info')
-    .map((p) => ({
-      code: 'STORE_UNREADABLE' as const,
-      severity: p.severity === 'error' ? ('error' as const) : ('warning' as const),
-      summary: `Part of the store could not be read: ${p.message}`,
-      evidence: [p.path],
+  const out: Finding[] = [];
+  for (const severity of ['error', 'warning'] as const) {
+    const list = report.problems.filter((p) => p.severity === severity);
+    if (!list.length) continue;
+    out.push({
+      code: 'STORE_UNREADABLE',
+      severity,
+      summary:
+        list.length === 1
+          ? `Part of the store could not be read: ${list[0].message}`
+          : `${list.length} entries of the store could not be read cleanly (first: ${list[0].message})`,
+      evidence: capped(list.map((p) => `${p.path}: ${p.message}`)),
       action: 'What could not be read is not in this diagnosis: fix the cause (permissions, a complete archive) and open the store again.',
       next: [next.rescan()],
       outputId: null,
-    }));
+    });
+  }
+  return out;
 }

@@ -86,7 +86,20 @@ export function indexFileFindings(c: IndexContext): Finding[] {
   if (!target.hasIndex) return [];
   const out: Finding[] = [];
   const id = target.id;
-  if (!seq) {
+  const listError = target.root?.sequence.indexMetadataError;
+  if (!seq && listError) {
+    // index_metadata/ could not be listed by this user: the file may well be there.
+    out.push({
+      code: 'INDEX_FILE_NOT_READ',
+      severity: 'warning',
+      summary: `seq_index_${id} could not be looked for: Store Doctor cannot list ${target.root?.path}/sequence/index_metadata, so whether the index is there is unknown.`,
+      evidence: [listError],
+      action: 'Run Store Doctor as the user Fluent Bit runs as, or as root, and diagnose again. Do not repair an index that could not be read.',
+      next: [],
+      outputId: id,
+      data: { path: `${target.root?.path}/sequence/index_metadata`, status: 'unreadable' },
+    });
+  } else if (!seq) {
     const used = bucket.highestIndex !== null;
     const empty = c.safe === 0 && !used && !c.strayFloor;
     const fix = repair(
@@ -134,6 +147,35 @@ export function indexFileFindings(c: IndexContext): Finding[] {
         safeLine(c),
       ],
       ...fix,
+      outputId: id,
+      data: { path: seq.path, status: seq.status },
+    });
+  } else if (seq.status === 'unreadable') {
+    // Store Doctor could not read it (another user than Fluent Bit's): nothing is known about the file.
+    out.push({
+      code: 'INDEX_FILE_NOT_READ',
+      severity: 'warning',
+      summary: `seq_index_${id} could not be read by Store Doctor: the index Fluent Bit continues at is unknown (nothing is wrong with the file as far as is known).`,
+      evidence: [seq.message],
+      action: 'Run Store Doctor as the user Fluent Bit runs as, or as root, and diagnose again. Do not repair an index that could not be read.',
+      next: [],
+      outputId: id,
+      data: { path: seq.path, status: seq.status },
+    });
+  } else if (seq.status === 'not-regular' || seq.status === 'too-large') {
+    const special = seq.status === 'not-regular';
+    const fix = repair(c, 'Replace the file with a valid value.');
+    out.push({
+      code: 'INDEX_FILE_UNREADABLE',
+      severity: special && /FIFO/.test(seq.message) ? 'critical' : 'error',
+      summary: special
+        ? `seq_index_${id} ${/FIFO/.test(seq.message) ? 'is a FIFO (Fluent Bit blocks opening it at start)' : 'is not a regular file'}: not a file Fluent Bit writes; Store Doctor does not open or follow it, so the index Fluent Bit would read is unknown.`
+        : `seq_index_${id} is larger than 64 KiB: not a file Fluent Bit writes (it holds a few digits); Store Doctor reads only its first bytes.`,
+      evidence: [`${seq.path}: ${seq.fileSize} bytes`, seq.message],
+      action: special
+        ? 'Look at the entry and remove it by hand (Store Doctor never replaces a file that is not a regular file), then diagnose again and repair the index.'
+        : fix.action,
+      next: special ? [] : fix.next,
       outputId: id,
       data: { path: seq.path, status: seq.status },
     });
@@ -237,6 +279,7 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
   const { target, bucket, collision } = c;
   if (!target.hasIndex || collision.hasUuid || !bucket.evidence) return null;
   if (c.seq && c.persisted === null) return null; // Fluent Bit will not start at all
+  if (!c.seq && c.target.root?.sequence.indexMetadataError) return null; // the index could not be looked for: unknown
   const start = c.seq ? c.persisted! : 0;
   const at = c.at.getTime();
   const periodic = collision.timeResolutionSeconds !== null && collision.risk === 'same-window';

@@ -8,7 +8,7 @@
  * outside any section, and the including file's open section continues after the line. Globs: see
  * include.ts (directory order on the host, no match is fatal).
  */
-import { ConfigError } from './errors';
+import { ConfigError, keyName } from './errors';
 import { readInclude } from './include';
 import type { ConfigIo, ConfigSection, ParsedConfig } from './sections';
 
@@ -42,9 +42,10 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
     const indented = raw.length !== trimmed.length;
     if (trimmed.startsWith('[')) {
       const m = /^\[\s*([^\]\s]+)\s*\]$/.exec(trimmed);
-      if (!m) throw new ConfigError(`invalid section header ${JSON.stringify(trimmed)}`, file, lineNo);
+      // Messages name the file and line, never the line itself (the file may be any file: @INCLUDE /etc/shadow).
+      if (!m) throw new ConfigError('invalid section header (expected [NAME])', file, lineNo);
       const name = m[1].toLowerCase();
-      if (!KNOWN_SECTIONS.has(name)) into.warnings.push({ file, line: lineNo, message: `unknown section [${m[1]}]` });
+      if (!KNOWN_SECTIONS.has(name)) into.warnings.push({ file, line: lineNo, message: `unknown section${keyName(m[1]) ? ` [${m[1]}]` : ''}` });
       current = { name, source: { file, line: lineNo }, entries: [] };
       into.sections.push(current);
       continue;
@@ -63,16 +64,18 @@ export async function readClassic(file: string, text: string, io: ConfigIo, into
       }
       if (directive === 'SET') {
         const eq = arg.indexOf('=');
-        if (eq <= 0) throw new ConfigError(`@SET needs KEY=VALUE, got ${JSON.stringify(arg)}`, file, lineNo);
+        if (eq <= 0) throw new ConfigError('@SET needs KEY=VALUE', file, lineNo);
         into.variables.set(arg.slice(0, eq).trim(), arg.slice(eq + 1).trim());
         continue;
       }
-      throw new ConfigError(`unknown directive ${JSON.stringify(trimmed.split(/\s/)[0])}`, file, lineNo);
+      throw new ConfigError('unknown directive (Fluent Bit knows @INCLUDE and @SET)', file, lineNo);
     }
-    if (!current) throw new ConfigError(`entry outside of any section: ${JSON.stringify(trimmed)}`, file, lineNo);
+    const key = keyName(trimmed.split(/\s/)[0]);
+    if (!current) throw new ConfigError(`entry outside of any section${key && /\s/.test(trimmed) ? ` (key ${key})` : ''}`, file, lineNo);
     if (!indented) throw new ConfigError(`invalid indentation level: entries of [${current.name.toUpperCase()}] must be indented`, file, lineNo);
     const m = /^(\S+)\s+(.*)$/.exec(trimmed);
-    if (!m) throw new ConfigError(`undefined value for key ${JSON.stringify(trimmed)}`, file, lineNo);
+    // A key without a value is the whole line: not quoted either.
+    if (!m) throw new ConfigError('undefined value for a key (a line with a key and no value)', file, lineNo);
     current.entries.push({ key: m[1].toLowerCase(), value: m[2].trim(), line: lineNo });
   }
 }

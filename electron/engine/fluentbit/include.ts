@@ -24,6 +24,35 @@ export interface IncludeLine {
 
 const outputCount = (into: ParsedConfig) => into.sections.reduce((n, s) => n + (s.name === 'output' ? 1 : 0), 0);
 
+/** Fluent Bit reads at most this many config files (FLB_CF_FILE_NUM_LIMIT in flb_cf_fluentbit.c) and refuses the config beyond. */
+export const CONFIG_FILE_LIMIT = 1000;
+
+/**
+ * Note one more config file read. Fluent Bit (1.9 to 5.1, checked with the real binaries) refuses
+ * a config that reads the same file twice ("[config] Read twice", by inode; 1.9: "file already
+ * included"), which also ends include cycles and fan-out; and it reads at most 1000 files.
+ */
+export async function noteFileRead(io: ConfigIo, into: ParsedConfig, file: string, inc?: IncludeLine): Promise<void> {
+  const seen = (into.seen ??= new Set());
+  const where = inc ? { file: inc.file, line: inc.line, what: `${inc.label} ${inc.rel}: ` } : { file, line: null, what: '' };
+  const id = io.fileId ? await io.fileId(file).catch(() => null) : null;
+  if (id !== null && seen.has(id)) {
+    throw new ConfigError(
+      `${where.what}${file} is already included (an include cycle or a file included twice: Fluent Bit refuses a file read twice, "[config] Read twice")`,
+      where.file,
+      where.line,
+    );
+  }
+  if (seen.size >= CONFIG_FILE_LIMIT) {
+    throw new ConfigError(
+      `${where.what}more than ${CONFIG_FILE_LIMIT} config files (Fluent Bit reads at most ${CONFIG_FILE_LIMIT} and refuses the config)`,
+      where.file,
+      where.line,
+    );
+  }
+  seen.add(id ?? `path:${file}`);
+}
+
 /** Expand, read and parse (through `parse`) every file an include names, in a deterministic order. */
 export async function readInclude(io: ConfigIo, into: ParsedConfig, inc: IncludeLine, parse: (file: string, text: string) => Promise<void>): Promise<void> {
   const isGlob = inc.rel.includes('*');
@@ -43,11 +72,14 @@ export async function readInclude(io: ConfigIo, into: ParsedConfig, inc: Include
   const firstId = outputCount(into);
   let filesWithOutputs = 0;
   for (const f of matches) {
+    await noteFileRead(io, into, f, inc);
     let body: string;
     try {
       body = await io.readFile(f);
     } catch (e) {
-      throw new ConfigError(`cannot read ${inc.label} ${inc.rel} (${f}): ${(e as Error).message}`, inc.file, inc.line);
+      // A SafeReadError's reason is the problem without the file name (named here already).
+      const why = typeof (e as { reason?: unknown }).reason === 'string' ? (e as { reason: string }).reason : (e as Error).message;
+      throw new ConfigError(`cannot read ${inc.label} ${inc.rel} (${f}): ${why}`, inc.file, inc.line);
     }
     const before = outputCount(into);
     await parse(f, body);

@@ -2,16 +2,18 @@
  * Read a Fluent Bit configuration (classic `.conf` or YAML) into outputs with their instance ids
  * (0-based position among ALL outputs, docs/fluent-bit-store-format.md#the-index-file) and S3 settings with defaults filled in.
  */
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FluentBitConfig, FluentBitOutput } from '../../../shared/model';
 import { readClassic } from './classic';
 import { ConfigError } from './errors';
 import { expandGlob } from './glob';
+import { noteFileRead } from './include';
 import { outputPluginName, unknownOutputPlugin } from './plugins';
 import { buildS3Settings, s3PropertyTypo } from './s3-settings';
 import { expandVariables, type ConfigIo, type ParsedConfig } from './sections';
 import { readYaml } from './yaml';
+import { safeReadFile, SafeReadError } from '../store/safe-read';
 
 export interface LoadConfigOptions {
   /** Environment for `${VAR}` (default `process.env`). */
@@ -22,8 +24,23 @@ export function isYamlConfigName(file: string): boolean {
   return /\.ya?ml$/i.test(file);
 }
 
+/** Largest config file read (a Fluent Bit config is a few KiB; this bounds a hostile include). */
+export const CONFIG_FILE_MAX = 4 * 1024 * 1024;
+
+/**
+ * Read one config file through the safe reader: a FIFO, device or socket is refused (never blocks),
+ * a symlink is followed as Fluent Bit's fopen does (ConfigMaps are symlinks), at most 4 MiB.
+ */
+async function readConfigFile(p: string): Promise<string> {
+  return (await safeReadFile(p, { maxBytes: CONFIG_FILE_MAX, follow: true })).bytes.toString('utf8');
+}
+
 const nodeIo: ConfigIo = {
-  readFile: (p) => readFile(p, 'utf8'),
+  readFile: readConfigFile,
+  fileId: async (p) => {
+    const st = await stat(p);
+    return `${st.dev}:${st.ino}`;
+  },
   glob: (p) => expandGlob(p),
   resolve: (base, rel) => path.resolve(path.dirname(base), rel),
 };
@@ -33,11 +50,11 @@ export async function loadFluentBitConfig(file: string, opts: LoadConfigOptions 
   const abs = path.resolve(file);
   let text: string;
   try {
-    text = await readFile(abs, 'utf8');
+    text = await readConfigFile(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const text = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory, not a file' : null;
-    const why = text ? `${text} (${code})` : (code ?? (e as Error).message);
+    const why = text ? `${text} (${code})` : e instanceof SafeReadError ? e.reason : (code ?? (e as Error).message);
     throw new ConfigError(`cannot read the Fluent Bit config: ${why}`, abs);
   }
   return parseFluentBitConfig(text, { fileName: abs, env: opts.env, io: nodeIo });
@@ -62,6 +79,7 @@ export async function parseFluentBitConfig(text: string, opts: ParseConfigOption
     resolve: (base, rel) => (rel.startsWith('/') ? rel : `${base.replace(/[^/]*$/, '')}${rel}`),
   };
   const parsed: ParsedConfig = { files: [], sections: [], variables: new Map(), warnings: [] };
+  await noteFileRead(io, parsed, opts.fileName);
   const yaml = isYamlConfigName(opts.fileName) || (!/^\s*\[/m.test(text) && /^(pipeline|service|env|includes)\s*:/m.test(text));
   if (yaml) await readYaml(opts.fileName, text, io, parsed);
   else await readClassic(opts.fileName, text, io, parsed);

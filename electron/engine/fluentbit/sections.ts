@@ -17,6 +17,8 @@ export interface ParsedConfig {
   /** `@SET` / YAML `env` variables, in definition order. */
   variables: Map<string, string>;
   warnings: { file: string; line: number; message: string; fatal?: boolean }[];
+  /** Identities (device:inode, see ConfigIo.fileId) of the files read so far. */
+  seen?: Set<string>;
 }
 
 /** File access the readers need; injected so a config can be read from a document too. */
@@ -25,6 +27,8 @@ export interface ConfigIo {
   /** Files matching a glob pattern (absolute), sorted; [] when none; throws when globs cannot be read. */
   glob(pattern: string): Promise<string[]>;
   resolve(baseFile: string, relative: string): string;
+  /** Identity of a file (device:inode, symlinks followed) to refuse a file read twice; absent for pasted documents. */
+  fileId?(path: string): Promise<string | null>;
 }
 
 const VAR = /\$\{([^}]*)\}/g;

@@ -4,7 +4,7 @@
  * `processors` etc. are skipped). Keys are case-insensitive.
  */
 import type { Node, YAMLMap } from 'yaml';
-import { ConfigError } from './errors';
+import { ConfigError, keyName } from './errors';
 import { readInclude } from './include';
 import type { ConfigIo, ParsedConfig } from './sections';
 
@@ -36,6 +36,25 @@ function scalarText(v: unknown): string | null {
   return null;
 }
 
+const YAML_PROBLEMS: Record<string, string> = {
+  MISSING_CHAR: 'a closing quote, bracket, comma or value is missing',
+  BAD_INDENT: 'bad indentation',
+  UNEXPECTED_TOKEN: 'unexpected token',
+  DUPLICATE_KEY: 'a key appears twice in one mapping',
+  BLOCK_AS_IMPLICIT_KEY: 'a nested mapping where a compact mapping is',
+  MULTILINE_IMPLICIT_KEY: 'an implicit key spans more than one line',
+  BAD_DQ_ESCAPE: 'an invalid escape in a double-quoted string',
+  BAD_SCALAR_START: 'a plain value starts with a reserved character',
+  BAD_DIRECTIVE: 'an invalid % directive',
+  BAD_ALIAS: 'an alias to an anchor that does not exist',
+  TAG_RESOLVE_FAILED: 'an unknown tag',
+  TAB_AS_INDENT: 'a tab used for indentation',
+};
+
+function yamlProblem(code: string): string {
+  return YAML_PROBLEMS[code] ?? `a syntax error (${code.toLowerCase().replace(/_/g, ' ')})`;
+}
+
 export async function readYaml(file: string, text: string, io: ConfigIo, into: ParsedConfig, stack: string[] = []): Promise<void> {
   if (stack.includes(file)) throw new ConfigError(`includes cycle: ${[...stack, file].join(' → ')}`, stack[stack.length - 1] ?? file);
   if (!into.files.includes(file)) into.files.push(file);
@@ -44,7 +63,8 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    throw new ConfigError(`invalid YAML: ${e.message.split('\n')[0]}`, file, lc.linePos(e.pos[0]).line);
+    // The parser's messages quote the source ("Unexpected scalar token in YAML stream: \"…\""): name the kind only.
+    throw new ConfigError(`invalid YAML: ${yamlProblem(e.code)}`, file, lc.linePos(e.pos[0]).line);
   }
   const lineOf = (n: Node | null | undefined) => (n?.range ? lc.linePos(n.range[0]).line : 1);
   const root = doc.contents;
@@ -55,7 +75,7 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
     const key = String(isScalar(keyNode) ? keyNode.value : keyNode).toLowerCase();
     const value = pair.value as Node | null;
     const line = lineOf(keyNode);
-    if (!KNOWN_TOP.has(key)) into.warnings.push({ file, line, message: `unknown top-level key ${JSON.stringify(key)}` });
+    if (!KNOWN_TOP.has(key)) into.warnings.push({ file, line, message: `unknown top-level key${keyName(key) ? ` ${keyName(key)}` : ''}` });
     if (key === 'env') {
       if (!isMap(value)) throw new ConfigError('env must be a mapping', file, line);
       for (const p of value.items) {
@@ -84,7 +104,7 @@ export async function readYaml(file: string, text: string, io: ConfigIo, into: P
         const name = kind === 'inputs' ? 'input' : kind === 'filters' ? 'filter' : kind === 'outputs' ? 'output' : null;
         const pLine = lineOf(p.key as Node);
         if (!name) {
-          into.warnings.push({ file, line: pLine, message: `unknown pipeline key ${JSON.stringify(kind)}` });
+          into.warnings.push({ file, line: pLine, message: `unknown pipeline key${keyName(kind) ? ` ${keyName(kind)}` : ''}` });
           continue;
         }
         if (p.value === null || p.value === undefined) continue;

@@ -191,7 +191,9 @@ export async function mkdirsDurable(dir: string, mode: number): Promise<void> {
     missing.unshift(d);
     if (path.dirname(d) === d) break;
   }
-  for (const d of missing) await mkdirExact(d, mode);
+  // New folders are owned like the folder they are created in (the root's owner, for a later run as Fluent Bit's user).
+  const parent = missing.length ? await fsp.stat(path.dirname(missing[0])) : null;
+  for (const d of missing) await mkdirExact(d, mode, parent ? { uid: parent.uid, gid: parent.gid } : null);
 }
 
 function assertRealDir(dir: string, st: import('node:fs').Stats): void {

@@ -2,11 +2,12 @@
  * Read one chunk file for replay: header resolved exactly as Fluent Bit does (chunk codec), then
  * the metadata (tag) and content bytes. Damaged files are reported, never replayed.
  */
-import { promises as fsp } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { decodeChunkHeader, type ChunkHeader } from '../chunk';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
+import { safeReadFile } from '../store/safe-read';
 
 export interface ChunkFile {
   header: ChunkHeader;
@@ -15,7 +16,8 @@ export interface ChunkFile {
 }
 
 export async function readChunkFile(file: string): Promise<ChunkFile> {
-  const bytes = await fsp.readFile(file);
+  // The one safe reader: a FIFO or symlink swapped in for a chunk is never opened or followed.
+  const { bytes } = await safeReadFile(file, { maxBytes: bufferConstants.MAX_LENGTH });
   const header = decodeChunkHeader(bytes, bytes.length);
   if (DAMAGED_CHUNK_STATUSES.includes(header.status) || header.contentStart === null || header.contentLength === null) {
     throw new Error(`${file}: damaged chunk (${header.status}: ${header.message}); it is never replayed`);

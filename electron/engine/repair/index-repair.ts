@@ -7,10 +7,11 @@
 import * as path from 'node:path';
 import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult, SeqIndexInfo } from '../../../shared/model';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
-import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason, writeSeqIndex } from './seqindex';
+import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, shownBytes, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, sha256, type ChangeSpec } from './journal';
 import { assertNotRefused, RefusedError } from './errors';
 import { pathExists } from './fsutil';
+import { rootEvidence } from '../store/root-evidence';
 
 export interface IndexRepairInput {
   storePath: string;
@@ -34,6 +35,8 @@ export interface IndexRepairInput {
   skipProcessCheck?: boolean;
   /** Action name to record (restore-index reuses this planner). */
   action?: RepairAction;
+  /** The bucket the root is for: without signs of being its root, sequence/ is not created there (unless force). */
+  bucket?: string;
 }
 
 interface Proposal {
@@ -117,6 +120,12 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
       : `No next index can be called safe: ${input.evidenceText}; it must be at least ${input.lowerBound}.`,
     ...(input.why ?? []),
   );
+  if (current.state === 'unreadable' && current.notRegular) {
+    plan.refusals.push({
+      reason: `${file} ${current.problem}: it is not a regular file, so Store Doctor will not replace it. Look at it, remove it by hand, then plan again.`,
+      forceable: false,
+    });
+  }
   const p = propose(input);
   plan.refusals.push(...p.refusals);
   plan.warnings.push(...p.warnings);
@@ -150,14 +159,24 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
   }
   if (current.state === 'value' && cur !== null && cur > prop) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
   const steps: PlanStep[] = [];
-  if (!(await pathExists(sequenceDir))) steps.push({ kind: 'mkdir', target: sequenceDir, description: 'create sequence/ with mode 0755 (as Fluent Bit does)' });
+  if (!(await pathExists(sequenceDir))) {
+    steps.push({ kind: 'mkdir', target: sequenceDir, description: 'create sequence/ with mode 0755 (as Fluent Bit does)' });
+    if (input.bucket !== undefined) {
+      const ev = await rootEvidence(rootPath, input.bucket);
+      if (!ev.signs.length)
+        plan.refusals.push({
+          reason: `${rootPath} shows no sign of being the root of bucket ${input.bucket} (${ev.against.join('; ') || 'nothing Fluent Bit makes is in it'}): an index written there would protect nothing. Check the store path, or force.`,
+          forceable: true,
+        });
+    }
+  }
   if (!(await pathExists(indexDir))) steps.push({ kind: 'mkdir', target: indexDir, description: 'create index_metadata/ with mode 0700 (as Fluent Bit does)' });
   const after = encodeSeqIndex(proposed);
   steps.push({
     kind: 'write-file',
     target: file,
     description: `write ${JSON.stringify(after.toString('ascii'))} (${after.length} bytes, ASCII decimal, no newline) atomically: temp file, fsync, rename, fsync directory; back up the old file for undo`,
-    before: current.bytes === null ? null : current.bytes.subarray(0, 64).toString('latin1'),
+    before: shownBytes(current),
     after: after.toString('ascii'),
   });
   plan.steps = steps;

@@ -66,10 +66,19 @@ export function newId(): string {
   return `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Create `<root>/.store-doctor` (0700) and return it. */
+/**
+ * Owner for what the tool creates under `dir` (a root, or `.store-doctor` in it): the folder's own
+ * owner, so a later run as Fluent Bit's user (who owns the root) can still read and write it.
+ */
+async function ownerOf(dir: string): Promise<{ uid: number; gid: number }> {
+  const st = await fsp.stat(dir);
+  return { uid: st.uid, gid: st.gid };
+}
+
+/** Create `<root>/.store-doctor` (0700, owned like the root) and return it. */
 export async function ensureToolDir(rootPath: string): Promise<string> {
   const dir = toolDir(rootPath);
-  await mkdirExact(dir, 0o700);
+  await mkdirExact(dir, 0o700, await ownerOf(rootPath));
   return dir;
 }
 
@@ -112,7 +121,14 @@ async function appendNow(file: string, value: unknown): Promise<void> {
   } finally {
     await fh.close();
   }
-  if (created) await fsyncDir(path.dirname(file)); // the new journal's directory entry must survive too
+  if (created) {
+    // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
+    if (process.getuid?.() === 0) {
+      const owner = await ownerOf(path.dirname(file));
+      await fsp.chown(file, owner.uid, owner.gid).catch(() => undefined);
+    }
+    await fsyncDir(path.dirname(file)); // the new journal's directory entry must survive too
+  }
 }
 
 /** Parse a JSON-lines file; a torn or garbled line is skipped (it can only be the last one). */
@@ -188,10 +204,11 @@ export async function openAction(opts: {
     }
     const { state, bytes } = await fileState(c.path);
     if (bytes) {
-      await mkdirExact(path.join(dir, 'backups'), 0o700);
-      await mkdirExact(path.join(dir, 'backups', id), 0o700);
+      const owner = await ownerOf(dir);
+      await mkdirExact(path.join(dir, 'backups'), 0o700, owner);
+      await mkdirExact(path.join(dir, 'backups', id), 0o700, owner);
       state.backup = path.join('backups', id, `${n++}-${path.basename(c.path)}`);
-      await atomicWriteFile(path.join(dir, state.backup), bytes, { mode: 0o600 });
+      await atomicWriteFile(path.join(dir, state.backup), bytes, { mode: 0o600, owner });
     }
     changes.push({ kind: 'file', path: c.path, before: state });
   }

@@ -146,6 +146,7 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
         evidenceListed: !!ev,
         why: indexWhy(out),
         value: opts.value,
+        bucket: t.bucket,
         ...flags,
       });
     case 'restore-index': {

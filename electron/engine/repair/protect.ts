@@ -18,6 +18,7 @@ import { pathExists } from './fsutil';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction, type ChangeSpec } from './journal';
 import { readSeqIndexState } from './seqindex';
+import { safeReadFile, type SafeReadError } from '../store/safe-read';
 
 export const MARKER_NAME = 'store-doctor-marker';
 export const MARKER_META = 'store-doctor-marker';
@@ -105,7 +106,14 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
       }
     }
     const marker = path.join(rootPath, 'sequence', MARKER_NAME);
-    const existing = await fsp.readFile(marker).catch(() => null);
+    // Read through the safe reader: a FIFO or symlink planted as the marker is never opened or followed.
+    const read = await safeReadFile(marker, { maxBytes: 64 * 1024, head: true }).then(
+      (r) => ({ bytes: r.bytes, problem: null }),
+      (e: SafeReadError) => ({ bytes: null, problem: e.code === 'ENOENT' ? null : e.message }),
+    );
+    const existing = read.bytes;
+    if (read.problem)
+      plan.refusals.push({ reason: `${read.problem}: Store Doctor will not replace it; remove it by hand, then plan again.`, forceable: false });
     if (existing && existing.equals(markerBytes())) {
       plan.summary = 'Already protected: the marker chunk is in place.';
       plan.details = { kind: 'protect-marker', rootPath, marker, noChange: true };

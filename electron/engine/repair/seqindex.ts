@@ -6,7 +6,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { SeqIndexInfo } from '../../../shared/model';
-import { parseSeqIndex, seqIndexInfo } from '../store/seq-index';
+import { parseSeqIndex, seqIndexInfo, SEQ_INDEX_MAX } from '../store/seq-index';
+import { previewBytes, safeReadFile, SafeReadError } from '../store/safe-read';
 import { atomicWriteFile, mkdirExact, type AtomicWriteHooks } from './atomic';
 
 export function seqIndexPaths(rootPath: string, outputId: number): { sequenceDir: string; indexDir: string; file: string } {
@@ -26,27 +27,57 @@ export function fscanfU64(bytes: Buffer): bigint | null {
 
 export type SeqIndexState =
   | { state: 'missing'; value: null; bytes: null }
-  | { state: 'empty' | 'unreadable'; value: null; bytes: Buffer }
+  | {
+      state: 'empty' | 'unreadable';
+      value: null;
+      /** The bytes read: at most 64 KiB; empty for a file that is not opened (FIFO, symlink, device). */
+      bytes: Buffer;
+      /** Why it was not read as an index: "is a FIFO…", "is larger than 64 KiB…" (null: it holds no number). */
+      problem?: string | null;
+      /** Not a regular file: never opened, followed or replaced by Store Doctor. */
+      notRegular?: boolean;
+      /** The file's size when more than `bytes` were there. */
+      size?: number;
+    }
   | { state: 'value'; value: number; valueText: string; bytes: Buffer };
 
+/**
+ * Read an index file through the one safe reader (store/safe-read.ts): a symlink, FIFO or device
+ * is never opened or followed (state `unreadable`, `notRegular`), at most 64 KiB are read (a bigger
+ * file is `unreadable` with its first bytes). Throws, naming the file, when it cannot be read at all.
+ */
 export async function readSeqIndexState(file: string): Promise<SeqIndexState> {
-  let bytes: Buffer;
+  let r: Awaited<ReturnType<typeof safeReadFile>>;
   try {
-    bytes = await fsp.readFile(file);
+    r = await safeReadFile(file, { maxBytes: SEQ_INDEX_MAX, head: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing', value: null, bytes: null };
-    throw new Error(`${file}: cannot read the index file (${(err as Error).message})`);
+    const e = err as SafeReadError;
+    if (e.code === 'ENOENT') return { state: 'missing', value: null, bytes: null };
+    if (e instanceof SafeReadError && e.kind !== 'io') return { state: 'unreadable', value: null, bytes: Buffer.alloc(0), problem: e.reason, notRegular: true };
+    throw new Error(`${file}: cannot read the index file (${e instanceof SafeReadError ? e.reason : (err as Error).message})`);
   }
+  const bytes = r.bytes;
+  if (r.truncated) return { state: 'unreadable', value: null, bytes, problem: `is larger than 64 KiB (${r.size} bytes)`, size: r.size };
   if (bytes.length === 0) return { state: 'empty', value: null, bytes };
   const v = fscanfU64(bytes);
-  if (v === null) return { state: 'unreadable', value: null, bytes };
+  if (v === null) return { state: 'unreadable', value: null, bytes, problem: null };
   return { state: 'value', value: v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v), valueText: v.toString(), bytes };
+}
+
+/** The bytes a plan shows of an index file: exact when short printable ASCII, else at most 64 bytes escaped. */
+export function shownBytes(s: SeqIndexState): string | null {
+  if (s.bytes === null) return null;
+  const size = s.state === 'unreadable' ? (s.size ?? s.bytes.length) : s.bytes.length;
+  if (size <= 64 && /^[\x20-\x7e]*$/.test(s.bytes.toString('latin1'))) return s.bytes.toString('latin1');
+  return previewBytes(s.bytes, size);
 }
 
 export function describeSeqIndexState(s: SeqIndexState): string {
   if (s.state === 'missing') return 'missing (Fluent Bit would start again at 0)';
   if (s.state === 'empty') return 'empty (Fluent Bit refuses to start)';
-  if (s.state === 'unreadable') return `not a number: ${JSON.stringify(s.bytes.toString('latin1').slice(0, 40))} (Fluent Bit refuses to start)`;
+  if (s.state === 'unreadable' && s.notRegular) return `${s.problem}: Store Doctor does not open, follow or replace it`;
+  if (s.state === 'unreadable' && s.problem) return `${s.problem}, starting ${previewBytes(s.bytes, s.size)} (not a file Fluent Bit writes)`;
+  if (s.state === 'unreadable') return `not a number: ${previewBytes(s.bytes)} (Fluent Bit refuses to start)`;
   return s.state === 'value' ? s.valueText : '?';
 }
 

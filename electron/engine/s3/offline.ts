@@ -4,11 +4,12 @@
  * (one file per page, several pages in one file, or the CLI's merged output) or by the fixtures'
  * recorder. Each document's shape is detected, validated, and merged; objects are deduplicated.
  */
-import { readFile } from 'node:fs/promises';
 import type { S3Evidence, S3ObjectEntry, S3UploadEntry, S3VersionEntry } from '../../../shared/model';
 import { sortVersions } from './list';
 import { detectKind, issuePath, SCHEMAS, type OfflineDocKind, type ParsedDoc } from './offline-schemas';
 import { checkPagination } from './offline-pages';
+import { pushAll } from '../../../shared/arrays';
+import { safeReadFile, SafeReadError } from '../store/safe-read';
 
 export type { OfflineDocKind } from './offline-schemas';
 
@@ -87,14 +88,28 @@ function wrapArray(v: unknown): unknown {
   return { Contents: v };
 }
 
+const NOT_QUERY =
+  'aws s3api prints that for `--query Contents` of an empty bucket, but also for a --query that matched nothing, so it cannot show that the bucket is empty; ' +
+  'save the whole output of aws s3api list-objects-v2 (without --query), which has KeyCount and Name';
+
+/** `null`, `[]` or an array without entries: no aws s3api output that proves anything (an empty listing must say so itself). */
+function notAListing(raw: unknown): string | null {
+  if (raw === null) return `holds null, not a listing: ${NOT_QUERY}`;
+  if (Array.isArray(raw) && raw.length === 0) return `holds an empty array, not a listing: ${NOT_QUERY}`;
+  if (Array.isArray(raw) && !raw.some((x) => typeof x === 'object' && x !== null && !Array.isArray(x)))
+    return 'holds an array without listing entries (objects with Key), not a listing';
+  return null;
+}
+
 export function parseDocument(doc: OfflineDocument): ParsedDoc[] {
   const values = parseJsonValues(doc.name, doc.text);
   return values.map((raw, i) => {
     const where = values.length > 1 ? `JSON value ${i + 1}: ` : '';
+    const bad = notAListing(raw);
+    if (bad) throw new OfflineEvidenceError(doc.name, `${where}${bad}`);
     const v = wrapArray(raw);
     const allowed = doc.kind ? (HINTS[doc.kind] ?? [doc.kind as OfflineDocKind]) : null;
-    let kind = detectKind(v);
-    if (v === null && allowed) kind = allowed[0];
+    const kind = detectKind(v);
     if (!kind || (allowed && !allowed.includes(kind))) {
       const found =
         typeof v === 'object' && v !== null ? `keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : `a JSON ${v === null ? 'null' : typeof v}`;
@@ -112,7 +127,7 @@ export function parseDocument(doc: OfflineDocument): ParsedDoc[] {
         .join(', ');
       throw new OfflineEvidenceError(doc.name, `${where}not a listing Store Doctor reads: found ${found}; expected the JSON of ${want}`);
     }
-    const r = SCHEMAS[kind].safeParse(v ?? {});
+    const r = SCHEMAS[kind].safeParse(v);
     if (!r.success) {
       const issues = r.error.issues.slice(0, 3).map((x) => `${issuePath(x.path)}: ${x.message}`);
       const more = r.error.issues.length > 3 ? ` (and ${r.error.issues.length - 3} more problems)` : '';
@@ -225,7 +240,7 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   const pages = checkPagination(parsed);
   if (pages.length) {
     complete = false;
-    notes.push(...pages);
+    pushAll(notes, pages);
   }
   let objectList = [...objects.values()].map((o) => o.entry);
   if (!sawListing && sawVersions) {
@@ -249,11 +264,16 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
   };
 }
 
+/** Largest listing file read (JSON of about a million keys; a string cannot hold much more). */
+export const LISTING_FILE_MAX = 256 * 1024 * 1024;
+
 async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind']): Promise<OfflineDocument[]> {
   return Promise.all(
     (files ?? []).map(async (file) => {
       try {
-        return { name: file, text: await readFile(file, 'utf8'), kind };
+        // The one safe reader: a FIFO or device is refused (no hang), a symlink the user gave is followed.
+        const r = await safeReadFile(file, { maxBytes: LISTING_FILE_MAX, follow: true });
+        return { name: file, text: r.bytes.toString('utf8'), kind };
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why =
@@ -263,7 +283,9 @@ async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind
               ? 'permission denied'
               : code === 'EISDIR'
                 ? 'is a directory, not a file'
-                : String((err as Error).message);
+                : err instanceof SafeReadError
+                  ? err.reason
+                  : String((err as Error).message);
         throw new OfflineEvidenceError(file, `cannot read: ${why}`);
       }
     }),

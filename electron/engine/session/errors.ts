@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { ContractError } from '../../../shared/contract';
+import { escapeField } from '../../../shared/escape';
 
 type Code = ContractError['code'];
 /** Engine errors that mean "the file or value you gave is not usable". */
@@ -85,6 +86,6 @@ export function toContractError(err: unknown, opts: { signal?: AbortSignal; requ
   } else if (e.code === 'EISDIR') {
     if (raw) message = `${base ?? 'path'}: is a directory, expected a file`;
   }
-  if (base && !message.includes(base)) message = `${base}: ${message}`;
+  if (base && !message.includes(base) && !message.includes(escapeField(base))) message = `${escapeField(base)}: ${message}`;
   return file ? { code, message, file } : { code, message };
 }

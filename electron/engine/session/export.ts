@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { Diagnosis, DiagnosisChecks, Finding, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import { escapeField } from '../../../shared/escape';
 import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
 
 export interface ExportInput {
@@ -36,12 +37,12 @@ function stamp(d: Date): string {
 }
 
 /**
- * Markdown-safe inline text: no table breaks, no raw HTML. Inside `code spans` (commands in
+ * Markdown-safe inline text: no table breaks, no raw HTML, no control characters. Inside `code spans` (commands in
  * actions) entities are not decoded, so `<` stays as it is there and is escaped only outside.
  */
 export function md(text: unknown): string {
-  return String(text ?? '')
-    .replace(/\r?\n/g, ' ')
+  // Control characters (ESC sequences, C1, bidi overrides, newlines) from the store are shown escaped (shared/escape.ts).
+  return escapeField(String(text ?? '').replace(/\r?\n/g, ' '))
     .replace(/\|/g, '\\|')
     .split(/(`[^`]*`)/)
     .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;')))
@@ -112,7 +113,7 @@ function findingsSection(d: Diagnosis | null, ctx: CommandContext): string[] {
     }
     out.push(`**Action:** ${md(f.action)}`, '');
     const cmds = f.next.flatMap((step) => stepCommands(step, ctx));
-    if (cmds.length) out.push('```sh', ...cmds, '```', '');
+    if (cmds.length) out.push('```sh', ...cmds.map((c) => escapeField(c)), '```', '');
   }
   return out;
 }

@@ -15,6 +15,7 @@ import type { PlanStore } from './plans';
 import type { RecentStores } from './recent';
 import { toOpened, type SessionRegistry, type StoreSession } from './registry';
 import { isInside } from './confine';
+import { escapeField } from '../../../shared/escape';
 
 export interface SessionContext {
   registry: SessionRegistry;
@@ -36,11 +37,11 @@ function checkExists(p: string): void {
     st = fs.statSync(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new EngineError('not-found', `${p}: no such file or directory`, p);
-    if (code === 'EACCES' || code === 'EPERM') throw new EngineError('failed', `${p}: permission denied`, p);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new EngineError('not-found', `${escapeField(p)}: no such file or directory`, p);
+    if (code === 'EACCES' || code === 'EPERM') throw new EngineError('failed', `${escapeField(p)}: permission denied`, p);
     throw err;
   }
-  if (!st.isDirectory() && !st.isFile()) throw new EngineError('invalid-input', `${p}: not a folder or an archive`, p);
+  if (!st.isDirectory() && !st.isFile()) throw new EngineError('invalid-input', `${escapeField(p)}: not a folder or an archive`, p);
 }
 
 /**

@@ -8,11 +8,36 @@ import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Progress, StoreProblem } from '../../../shared/model';
 import { ChunkScanner } from '../chunk';
+import { StoreError } from './errors';
 import { nameText } from './names';
 import { newDir, type EntryType, type TreeNode } from './tree';
 
 export const SEQ_CAP = 64 * 1024;
 export const MULTIPART_CAP = 4 * 1024 * 1024;
+/** Longest entry name or link target (Linux PATH_MAX): no file of a real store has a longer path. */
+export const PATH_MAX = 4096;
+/** Largest pax header (all its records): a real one holds a path, times and a few numbers. */
+export const PAX_MAX = 64 * 1024;
+
+/** An archive entry beyond a sane bound: the whole archive is refused (it is not a store snapshot). */
+export class ArchiveLimitError extends Error {}
+
+/**
+ * Check one entry's header against the bounds before anything of it is kept. tar-stream itself
+ * reads long headers up to 4 MiB each; without this a small .tar.gz of long pax names kept GBs.
+ */
+export function checkEntryLimits(h: tar.Header & { pax?: Record<string, string> | null }, index: number): void {
+  const name = Buffer.byteLength(h.name ?? '', h.pax?.path ? 'utf8' : 'latin1');
+  if (name > PATH_MAX)
+    throw new ArchiveLimitError(`archive entry ${index} has a name of ${name} bytes, longer than PATH_MAX (${PATH_MAX}): not a snapshot of a store`);
+  const link = Buffer.byteLength(h.linkname ?? '', 'utf8');
+  if (link > PATH_MAX) throw new ArchiveLimitError(`archive entry ${index} has a link target of ${link} bytes, longer than PATH_MAX (${PATH_MAX})`);
+  if (h.pax) {
+    let size = 0;
+    for (const [k, v] of Object.entries(h.pax)) size += k.length + String(v).length + 4;
+    if (size > PAX_MAX) throw new ArchiveLimitError(`archive entry ${index} has a pax header of ${size} bytes (more than 64 KiB)`);
+  }
+}
 
 /** Detect an archive from its first bytes: gzip magic, or a ustar/GNU tar header. */
 export function sniffArchive(head: Buffer): { gzip: boolean } | null {
@@ -87,13 +112,17 @@ export async function readArchive(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let entries = 0;
   let lastEmit = 0;
+  /** Entries with an absolute path (tar -P, or crafted): read relative to the archive, reported once. */
+  const absolute = { count: 0, first: '' };
   try {
     for await (const entry of extract) {
       entries++;
       const h = entry.header as tar.Header & { pax?: Record<string, string> | null };
+      checkEntryLimits(h, entries);
       // Names are decoded as latin1 to get their exact bytes back (pax paths are UTF-8 already).
       const rawName = h.pax?.path ? Buffer.from(h.name, 'utf8') : Buffer.from(h.name, 'latin1');
       const { text, utf8 } = nameText(rawName);
+      if (text.startsWith('/') && absolute.count++ === 0) absolute.first = text;
       const parts = splitEntryPath(text);
       if (!parts || parts.length === 0) {
         if (!parts) opts.problems.push({ severity: 'warning', path: text, message: 'archive entry with ".." in its path: skipped' });
@@ -152,7 +181,15 @@ export async function readArchive(
     opts.signal?.removeEventListener('abort', onAbort);
     input.destroy();
   }
+  if (absolute.count) {
+    opts.problems.push({
+      severity: 'warning',
+      path: absolute.first,
+      message: `${absolute.count === 1 ? 'an archive entry has' : `${absolute.count} archive entries have`} an absolute path: read relative to the archive (${absolute.first} as ${absolute.first.replace(/^\/+/, '')}); the store is found by its folders`,
+    });
+  }
   opts.signal?.throwIfAborted();
+  if (failure instanceof ArchiveLimitError) throw new StoreError(`${file}: ${failure.message}`, file);
   opts.onProgress?.({ task: 'scan', done: entries, total: entries, bytes: compressed, totalBytes: size });
   return { top, entries, error: failure ? failure.message : null };
 }

@@ -40,7 +40,8 @@ export function chunkInfoOf(name: string, stream: string, kind: StreamKind, f: F
     stream,
     fileSize: smallInt(h?.fileSize ?? f.size),
     mtime: f.mtime,
-    status: h?.status ?? 'too-short',
+    // A file that could not be read (permission denied…) is `unreadable`: what Fluent Bit makes of it is unknown.
+    status: h?.status ?? (f.readError ? 'unreadable' : 'too-short'),
     message: f.readError ?? h?.message ?? 'not read',
     crcField: h?.crcField ?? null,
     crcComputed: h?.crcComputed ?? null,

@@ -6,7 +6,7 @@
 import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { chunkInfoOf, REJECTED, StringPool } from './chunk-info';
-import { seqIndexInfo } from './seq-index';
+import { seqFailureOf, seqIndexInfo } from './seq-index';
 import { STREAM_TIME_RE, type TreeNode } from './tree';
 
 export function streamKind(name: string): StreamKind {
@@ -45,6 +45,8 @@ function sorted(n: TreeNode): TreeNode[] {
 }
 
 function chunkAction(kind: StreamKind, c: ChunkInfo, streamHasValid: boolean, records: number | null): string {
+  if (c.status === 'unreadable')
+    return 'unknown: Store Doctor could not read the file; run it as the user Fluent Bit runs as, or as root, to see what Fluent Bit does with it';
   if (REJECTED.has(c.status)) {
     return streamHasValid
       ? 'rejected at load; never uploaded and left on disk while its stream holds a valid chunk'
@@ -92,7 +94,8 @@ export function classifyStream(n: TreeNode, pool: StringPool, read?: ChunkInfo[]
       });
     } else ignored.push({ path: `${n.name}/${c.name}`, type: entryType(c), reason: ignoredReason(c, 'stream') });
   }
-  const valid = chunks.filter((c) => !REJECTED.has(c.status)).length;
+  const valid = chunks.filter((c) => !REJECTED.has(c.status) && c.status !== 'unreadable').length;
+  const unread = chunks.filter((c) => c.status === 'unreadable').length;
   const memo = new Map<number | null, string>();
   for (const c of chunks) {
     // The common case (a valid chunk of a data stream) depends on the record count only.
@@ -104,6 +107,8 @@ export function classifyStream(n: TreeNode, pool: StringPool, read?: ChunkInfo[]
   }
   let fate: string;
   if (n.listError) fate = `unknown: the folder could not be read (${n.listError})`;
+  else if (valid === 0 && unread > 0)
+    fate = `unknown: ${unread} of its files could not be read by Store Doctor (Fluent Bit keeps the folder if one of them is a valid chunk)`;
   else if (valid === 0) {
     fate =
       kind === 'sequence'
@@ -141,12 +146,24 @@ export function classifyRoot(root: TreeNode, bucket: string, rootPath: string, p
   const meta = seqNode?.children?.get('index_metadata');
   if (meta?.type === 'directory') {
     for (const f of sorted(meta)) {
-      if (f.type !== 'file' || f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
-      seqIndex.push(seqIndexInfo(f.name, `sequence/index_metadata/${f.name}`, f.raw ?? Buffer.alloc(0), f.raw ? f.size : 0, f.mtime));
-      if (f.readError) seqIndex[seqIndex.length - 1].message = f.readError;
+      if (f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
+      const rel = `sequence/index_metadata/${f.name}`;
+      const shown = `${rootPath.replace(/\/$/, '')}/${rel}`;
+      const failure =
+        f.seqFailure ??
+        (f.type !== 'file'
+          ? seqFailureOf(shown, { node: f })
+          : f.readError
+            ? { status: 'unreadable' as const, message: f.readError }
+            : f.raw && f.size > f.raw.length
+              ? seqFailureOf(shown, { tooLarge: f.size })
+              : undefined);
+      seqIndex.push(seqIndexInfo(f.name, rel, f.raw ?? Buffer.alloc(0), f.raw ? f.size : 0, f.mtime, failure));
     }
   }
-  return finishRoot(bucket, rootPath, streams, seqIndex, ignored, meta?.type === 'directory');
+  // index_metadata/ (or sequence/) that could not be listed: its seq_index files are unknown, not missing.
+  const indexMetadataError = meta?.listError ?? (seqNode?.type === 'directory' ? seqNode.listError : undefined) ?? null;
+  return finishRoot(bucket, rootPath, streams, seqIndex, ignored, meta?.type === 'directory', indexMetadataError);
 }
 
 /**
@@ -160,15 +177,17 @@ export function finishRoot(
   seqIndex: SeqIndexInfo[],
   ignored: IgnoredEntry[],
   indexMetadataPresent: boolean,
+  indexMetadataError: string | null = null,
 ): RootReport {
   const seqStream = streams.find((s) => s.kind === 'sequence');
   const markers = seqStream ? seqStream.chunks.map((c) => c.name) : [];
-  const validMarkers = seqStream ? seqStream.chunks.filter((c) => !REJECTED.has(c.status)).length : 0;
+  const validMarkers = seqStream ? seqStream.chunks.filter((c) => !REJECTED.has(c.status) && c.status !== 'unreadable').length : 0;
   const sequence: SequenceInfo = {
     present: !!seqStream,
     indexMetadataPresent,
     markerChunks: markers,
     deletedOnGracefulStop: !!seqStream && validMarkers === 0,
+    indexMetadataError,
     message: !seqStream
       ? 'No sequence/ folder: no $INDEX state on disk (the key format has no $INDEX, or a graceful stop already deleted it).'
       : validMarkers > 0
@@ -185,7 +204,7 @@ export function finishRoot(
       totals.bytes += c.fileSize;
       if (dataLike) totals.records += c.records ?? 0;
       if (DAMAGED_CHUNK_STATUSES.includes(c.status)) totals.damaged++;
-      if (st.kind === 'data' && !REJECTED.has(c.status)) totals.pending++;
+      if (st.kind === 'data' && !REJECTED.has(c.status) && c.status !== 'unreadable') totals.pending++;
     }
   }
   return { bucket, path: rootPath, streams, seqIndex, sequence, ignored, totals };

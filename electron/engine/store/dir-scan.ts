@@ -4,14 +4,18 @@
  * short slices — and turn each file into its finished {@link ChunkInfo} as soon as it is read, so
  * no file contents, analyses or read buffers outlive their file. Read-only.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind } from '../../../shared/model';
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
 import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
-import { isWritable, listDir, walkDir } from './dir-source';
+import { pushAll } from '../../../shared/arrays';
+import { isWritable, listDir, walkDir, writability } from './dir-source';
 import { describeFsError, StoreError } from './errors';
-import { analyzeFileSync, readSmall } from './io';
+import { analyzeFileSync, isoFromMs } from './io';
+import { notRegularReason, safeReadFile } from './safe-read';
+import { seqFailureOf } from './seq-index';
 import { ScanPool, scanPool } from './scan-pool';
 import { WireReader, type WireBatch } from './scan-wire';
 import type { ScanStoreOptions } from './scan';
@@ -129,7 +133,7 @@ async function listStreams(r: { node: TreeNode; path: string }, streams: TreeNod
     }
   };
   await Promise.all(Array.from({ length: Math.min(conc, todo.length) }, lister));
-  for (const f of found) problems.push(...f);
+  for (const f of found) pushAll(problems, f);
 }
 
 export async function scanDirectory(
@@ -140,11 +144,24 @@ export async function scanDirectory(
 ): Promise<{ roots: RootReport[]; source: StoreSourceInfo }> {
   const conc = Math.max(1, opts.concurrency ?? 8);
   const records = opts.records ?? true;
-  const top = await walkDir(abs, 3, problems, conc);
+  const top = await walkDir(abs, 4, problems, conc);
   if (top.listError) throw new StoreError(top.listError, abs);
   const layout = detectLayout(top, false);
   if (!layout) throw new StoreError(`${abs}: not a Fluent Bit store — no stream folders and no bucket roots inside`, abs);
-  const roots = rootsOf(layout.kind, top, abs, problems);
+  const inside = layout.prefix.join('/');
+  const base = layout.prefix.length ? path.join(abs, ...layout.prefix) : abs;
+  if (inside) problems.push({ severity: 'info', path: abs, message: `store found at ${base} (the folder given holds more than the store)` });
+  for (const o of layout.others ?? []) {
+    problems.push({ severity: 'warning', path: path.join(abs, ...o), message: 'holds bucket roots too: not scanned here; scan it on its own' });
+  }
+  const roots = rootsOf(layout.kind, layout.node, base, problems);
+  if (layout.kind === 'root' && ![...(layout.node.children?.keys() ?? [])].some((n) => !n.startsWith('.'))) {
+    problems.push({
+      severity: 'info',
+      path: base,
+      message: `the folder is empty: read as the root of bucket ${roots[0].bucket} (its name) — nothing in it shows that it is one; repairs check that it is the root of the bucket they are for`,
+    });
+  }
   // Work in the order problems are reported: per root, its streams' chunk files, then its seq_index files.
   const units: (Batch | SeqItem)[] = [];
   const batches: Batch[] = [];
@@ -154,8 +171,11 @@ export async function scanDirectory(
     if (r.node.children === undefined) await listDir(r.node, r.path, problems);
     const streams = [...(r.node.children?.values() ?? [])].filter((s) => s.type === 'directory' && !s.name.startsWith('.'));
     await listStreams(r, streams, conc, problems);
+    let denied = 0;
     for (const s of streams) {
-      s.writable = await isWritable(s.fsPath as string | Buffer);
+      const w = await writability(s.fsPath as string | Buffer);
+      s.writable = w.writable;
+      if (w.denied) denied++;
       const items: (string | TreeNode)[] = [...(s.files ?? [])];
       for (const f of s.children?.values() ?? []) if (f.type === 'file' && !f.name.startsWith('.')) items.push(f);
       if (items.length === 0) continue;
@@ -179,11 +199,19 @@ export async function scanDirectory(
       }
       total += items.length;
     }
+    if (denied) {
+      problems.push({
+        severity: 'info',
+        path: r.path,
+        message: `${plural(denied, 'stream folder')} ${denied === 1 ? 'is' : 'are'} not writable by this user (uid ${process.getuid?.() ?? '?'}): Fluent Bit skips a stream its own user cannot write, which cannot be checked from here; run Store Doctor as the user Fluent Bit runs as, or as root`,
+      });
+    }
     const im = r.node.children?.get('sequence')?.children?.get('index_metadata');
     if (im?.type === 'directory') {
       if (im.children === undefined) await listDir(im, `${r.path}/sequence/index_metadata`, problems);
       for (const f of im.children?.values() ?? []) {
-        if (f.type !== 'file' || f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
+        // Every seq_index_* entry is reported: one that is not a regular file is a problem, never silently "missing".
+        if (f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;
         const item: SeqItem = { node: f, shown: `${r.path}/sequence/index_metadata/${f.name}`, errors: [] };
         units.push(item);
         seqs.push(item);
@@ -204,14 +232,23 @@ export async function scanDirectory(
   emit(true);
   for (const s of seqs) {
     opts.signal?.throwIfAborted();
-    try {
-      const r = await readSmall(s.node.fsPath as string | Buffer, SEQ_CAP);
-      Object.assign(s.node, { raw: r.bytes, size: r.size, mtime: r.mtime, mode: r.mode });
-      bytes += r.bytes.length;
-    } catch (err) {
-      s.node.readError = describeFsError(err, s.shown);
-      s.errors.push({ severity: 'error', path: s.shown, message: s.node.readError });
-    }
+    const n = s.node;
+    if (n.type === 'file') {
+      try {
+        const r = await safeReadFile(n.fsPath as string | Buffer, { maxBytes: SEQ_CAP, head: true, shown: s.shown });
+        Object.assign(n, { raw: r.bytes, size: r.size, mtime: isoFromMs(r.stat.mtime.getTime()), mode: r.stat.mode & 0o7777 });
+        bytes += r.bytes.length;
+        if (r.truncated) n.seqFailure = seqFailureOf(s.shown, { tooLarge: r.size });
+      } catch (err) {
+        n.seqFailure = seqFailureOf(s.shown, { error: err });
+      }
+    } else if (n.type === 'other') {
+      // Which special file it is (FIFO, socket, device), from lstat: it is never opened.
+      const st = await fs.promises.lstat(n.fsPath as string | Buffer).catch(() => null);
+      const bad = st ? notRegularReason(st) : null;
+      n.seqFailure = bad ? { status: 'not-regular', message: `${s.shown}: ${bad.reason}` } : seqFailureOf(s.shown, { node: n });
+    } else n.seqFailure = seqFailureOf(s.shown, { node: n });
+    if (n.seqFailure) s.errors.push({ severity: 'error', path: s.shown, message: n.seqFailure.message });
     done++;
   }
   const pool = new StringPool();
@@ -291,13 +328,26 @@ export async function scanDirectory(
     }
   }
   opts.signal?.throwIfAborted();
-  for (const u of units) problems.push(...u.errors);
+  for (const u of units) pushAll(problems, u.errors);
   emit(true);
-  const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
-  const writable = await isWritable(abs);
+  const reports = roots.map((r) => {
+    const rep = classifyRoot(r.node, r.bucket, r.path, pool);
+    if (r.node.followedLink) rep.linkTarget = r.node.followedLink;
+    return rep;
+  });
+  const writable = await isWritable(base);
   const description =
     layout.kind === 'root'
       ? `one root (bucket ${roots[0].bucket}) with ${plural(reports[0].streams.length, 'stream')} and ${plural(reports[0].totals.chunks, 'chunk')}`
       : `a store_dir with ${plural(roots.length, 'bucket root')}${roots.length ? ` (${roots.map((r) => r.bucket).join(', ')})` : ''}`;
-  return { roots: reports, source: { kind: layout.kind, path: given, readOnly: writable !== true, description } };
+  return {
+    roots: reports,
+    source: {
+      kind: layout.kind,
+      path: given,
+      readOnly: writable !== true,
+      description: inside ? `${description}; store found at ${inside}/` : description,
+      ...(inside ? { foundAt: inside } : {}),
+    },
+  };
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { StoreProblem } from '../../../shared/model';
 import { describeFsError } from './errors';
 import { nameText } from './names';
-import { isStreamLikeName, newDir, type EntryType, type TreeNode } from './tree';
+import { hasStreamFolders, isStreamLikeName, newDir, type EntryType, type TreeNode } from './tree';
 
 function join(parent: string | Buffer, name: Buffer, utf8: boolean): string | Buffer {
   if (typeof parent === 'string' && utf8) return parent + path.sep + name.toString('utf8');
@@ -83,13 +83,51 @@ export async function listDir(node: TreeNode, shown: string, problems: StoreProb
   }
 }
 
-/** Is the directory writable by this process (Fluent Bit skips streams it cannot write)? */
+/**
+ * A bucket root may be a symlink (`store_dir/<bucket>` → elsewhere): Fluent Bit opens the root by
+ * path and so follows it. Such a link is followed for reading when its target is a folder that
+ * holds folders only Fluent Bit makes in a root (stream folders); anything else (a link to /etc)
+ * stays an ignored symlink and is never listed further. Links inside a root (symlinked streams)
+ * are never followed: chunkio ignores them. Each followed link is reported.
+ */
+async function followRootLinks(node: TreeNode, shown: string, problems: StoreProblem[]): Promise<void> {
+  // A folder with stream folders is a root: its symlinks are symlinked streams, which chunkio ignores.
+  if (hasStreamFolders(node)) return;
+  for (const c of node.children?.values() ?? []) {
+    if (c.type !== 'symlink' || c.name.startsWith('.') || !c.fsPath) continue;
+    const st = await fs.promises.stat(c.fsPath).catch(() => null);
+    if (!st?.isDirectory()) continue;
+    const probe = newDir(c.name, { fsPath: c.fsPath });
+    await listDir(probe, `${shown}/${c.name}`, []);
+    if (probe.listError || !hasStreamFolders(probe)) continue;
+    Object.assign(c, { type: 'directory', children: probe.children, followedLink: c.linkTarget ?? '?' });
+    problems.push({
+      severity: 'info',
+      path: `${shown}/${c.name}`,
+      message: `a symlink to ${c.linkTarget ?? '?'}: followed and read as a bucket root (Fluent Bit follows a symlinked root)`,
+    });
+  }
+}
+
+/** Is the directory writable by this process? False for EACCES and a read-only file system, null when unknown. */
 export async function isWritable(p: string | Buffer): Promise<boolean | null> {
+  const w = await writability(p);
+  return w.denied ? false : w.writable;
+}
+
+/**
+ * Can Fluent Bit write a stream folder (it skips one it cannot, spec §1.2)? Only a read-only file
+ * system says no for every user. When just the user running Store Doctor may not write it
+ * (`denied`), whether Fluent Bit's own user can is unknown: `writable` is null then.
+ */
+export async function writability(p: string | Buffer): Promise<{ writable: boolean | null; denied: boolean }> {
   try {
     await fs.promises.access(p, fs.constants.W_OK);
-    return true;
+    return { writable: true, denied: false };
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EACCES' || (err as NodeJS.ErrnoException).code === 'EROFS' ? false : null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return { writable: false, denied: false };
+    return { writable: null, denied: code === 'EACCES' || code === 'EPERM' };
   }
 }
 
@@ -109,6 +147,8 @@ export async function walkDir(abs: string, depth: number, problems: StoreProblem
       while (i < level.length) {
         const item = level[i++];
         await listDir(item.node, item.shown, problems);
+        // Bucket roots are one or two levels down (a store_dir, a bundle): a symlink there may be one.
+        if (d <= 1) await followRootLinks(item.node, item.shown, problems);
         const kids = [...(item.node.children?.values() ?? [])];
         if (kids.some((c) => c.type === 'directory' && isStreamLikeName(c.name))) continue;
         for (const c of kids) {

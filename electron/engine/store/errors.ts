@@ -14,13 +14,15 @@ export class StoreError extends Error {
 
 /** A sentence for a Node fs error, naming the file. */
 export function describeFsError(err: unknown, file: string): string {
-  const e = err as NodeJS.ErrnoException;
+  const e = err as NodeJS.ErrnoException & { reason?: unknown };
+  // A SafeReadError (store/safe-read.ts) carries the problem without the file name.
+  if (typeof e?.reason === 'string') return `${file}: ${e.reason}`;
   switch (e?.code) {
     case 'ENOENT':
       return `${file}: no such file or directory`;
     case 'EACCES':
     case 'EPERM':
-      return `${file}: permission denied`;
+      return `${file}: permission denied (EACCES): run Store Doctor as the user Fluent Bit runs as, or as root`;
     case 'ELOOP':
       return `${file}: too many levels of symbolic links (a symlink loop)`;
     case 'ENOTDIR':

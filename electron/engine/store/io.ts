@@ -1,13 +1,15 @@
 /**
  * Thin promise wrappers over the callback fs API (cheaper than FileHandle for 100k small files),
  * and the per-file chunk analysis over a file descriptor. Read-only: files are opened O_RDONLY
- * with O_NOFOLLOW, nothing is ever written.
+ * with O_NOFOLLOW | O_NONBLOCK and must be regular files (safe-read.ts), nothing is ever written.
  */
 import * as fs from 'node:fs';
 import { ChunkScanner, type ChunkAnalysis, type ScanOptions } from '../chunk';
+import { openRegular, openRegularSync } from './safe-read';
 
-export function open(p: fs.PathLike): Promise<number> {
-  return new Promise((res, rej) => fs.open(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0), (e, fd) => (e ? rej(e) : res(fd))));
+/** Open a regular file for reading; a symlink, FIFO or device is a SafeReadError (never followed, never blocks). */
+export async function open(p: fs.PathLike, shown?: string): Promise<number> {
+  return (await openRegular(p, shown)).fd;
 }
 
 export function close(fd: number): Promise<void> {
@@ -51,25 +53,6 @@ export interface FileAnalysis {
 /** Size of the first read when only the header is wanted: one page covers the usual metadata. */
 const HEAD_BLOCK = 4096;
 
-/** Read a whole small file (capped), with its stat. */
-export async function readSmall(p: fs.PathLike, cap: number): Promise<{ bytes: Buffer; size: number; mtime: string; mode: number }> {
-  const fd = await open(p);
-  try {
-    const st = await fstat(fd);
-    const want = Math.min(st.size, cap);
-    const b = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = await read(fd, b, want - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: b.subarray(0, got), size: st.size, mtime: isoFromMs(st.mtime.getTime()), mode: st.mode & 0o7777 };
-  } finally {
-    await close(fd);
-  }
-}
-
 /**
  * Analyse one chunk file: one small read for the header (and metadata), then, when records are
  * counted or a CRC must be checked, the rest in `buf`-sized reads (`buf` is reused by the caller).
@@ -77,9 +60,8 @@ export async function readSmall(p: fs.PathLike, cap: number): Promise<{ bytes: B
  * times faster; callers run it in worker threads or in short slices between event-loop turns.
  */
 export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer): FileAnalysis {
-  const fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  const { fd, stat: st } = openRegularSync(p);
   try {
-    const st = fs.fstatSync(fd);
     const size = st.size;
     const scanner = new ChunkScanner(size, opts);
     let pos = 0;

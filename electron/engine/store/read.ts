@@ -11,7 +11,7 @@ import { ChunkScanner, readRecordPage, type ByteSource } from '../chunk';
 import { classifyRoot } from './classify';
 import { describeFsError, StoreError } from './errors';
 import { nameText, unescapeName } from './names';
-import { entryMtime, sniffArchive, splitEntryPath } from './archive-source';
+import { entryMtime, MULTIPART_CAP, sniffArchive, splitEntryPath } from './archive-source';
 import { newDir, type TreeNode } from './tree';
 import { close, fstat, open, read } from './io';
 
@@ -89,17 +89,22 @@ function infoFor(chunkPath: string, rootPath: string, node: TreeNode): ChunkInfo
   return report.streams[0].chunks[0];
 }
 
-/** Info, metadata and content of one chunk (content capped at 512 MiB). */
+/**
+ * Info, metadata and content of one chunk. The content is kept only when asked (`content`, capped
+ * at 512 MiB): the info needs none of it, except a multipart record (at most 4 MiB, as the scan).
+ */
 export async function readChunk(
   storePath: string,
   rootPath: string,
   chunkPath: string,
+  opts: { content?: boolean } = {},
 ): Promise<{ info: ChunkInfo; meta: Buffer; content: Buffer; headerHex: string }> {
   void storePath;
   const parts = checkRel(chunkPath);
   let result: { info: ChunkInfo; meta: Buffer; content: Buffer; headerHex: string } | null = null;
+  const keep = opts.content ? MAX_CHUNK_READ : parts[0] === 'multipart_upload_metadata' ? MULTIPART_CAP : 0;
   const analyse = async (size: number, mtime: string | null, body: AsyncIterable<Buffer>) => {
-    const scanner = new ChunkScanner(size, { records: true, keepContent: MAX_CHUNK_READ });
+    const scanner = new ChunkScanner(size, { records: true, keepContent: keep });
     let head = Buffer.alloc(0);
     for await (const b of body) {
       if (head.length < 24) head = Buffer.concat([head, b.subarray(0, 24 - head.length)]);

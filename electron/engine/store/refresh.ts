@@ -11,8 +11,9 @@ import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyStream, finishRoot, ignoredReason, streamKind } from './classify';
 import { isWritable, listDir } from './dir-source';
 import { describeFsError } from './errors';
-import { analyzeFileSync, readSmall } from './io';
-import { seqIndexInfo } from './seq-index';
+import { analyzeFileSync, isoFromMs } from './io';
+import { safeReadFile } from './safe-read';
+import { seqFailureOf, seqIndexInfo } from './seq-index';
 import { newDir } from './tree';
 
 export interface RefreshOptions {
@@ -74,7 +75,9 @@ async function refreshSeqIndex(
   const dir = path.join(rootPath, 'sequence', 'index_metadata');
   let names: string[];
   try {
-    names = (await fs.promises.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() && d.name.startsWith('seq_index_')).map((d) => d.name);
+    names = (await fs.promises.readdir(dir, { withFileTypes: true }))
+      .filter((d) => !d.name.startsWith('.') && d.name.startsWith('seq_index_'))
+      .map((d) => d.name);
   } catch {
     return { list: [], dir: false };
   }
@@ -86,8 +89,16 @@ async function refreshSeqIndex(
     if (prev && !changed.has(name)) list.push(prev);
     else if (opts.known?.has(abs)) list.push(opts.known.get(abs)!);
     else {
-      const r = await readSmall(abs, SEQ_CAP);
-      list.push(seqIndexInfo(name, `sequence/index_metadata/${name}`, r.bytes, r.size, r.mtime));
+      // read as the scanner reads it: regular files only, never followed, at most 64 KiB
+      const rel = `sequence/index_metadata/${name}`;
+      const shown = `${rootPath}/${rel}`;
+      try {
+        const r = await safeReadFile(abs, { maxBytes: SEQ_CAP, head: true, shown });
+        const failure = r.truncated ? seqFailureOf(shown, { tooLarge: r.size }) : undefined;
+        list.push(seqIndexInfo(name, rel, r.bytes, r.size, isoFromMs(r.stat.mtime.getTime()), failure));
+      } catch (err) {
+        list.push(seqIndexInfo(name, rel, Buffer.alloc(0), 0, null, seqFailureOf(shown, { error: err })));
+      }
     }
   }
   return { list, dir: true };

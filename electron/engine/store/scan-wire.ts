@@ -82,8 +82,10 @@ export class WireWriter {
   }
 
   fail(i: number, err: unknown): void {
-    const e = err as NodeJS.ErrnoException;
-    this.errors.push([i, e?.code, e?.message ?? String(err)]);
+    const e = err as NodeJS.ErrnoException & { reason?: string };
+    // A SafeReadError's reason is the problem without the path (the reader names the file).
+    if (typeof e?.reason === 'string') this.errors.push([i, e.code ?? 'ENOTREG', e.reason]);
+    else this.errors.push([i, e?.code, e?.message ?? String(err)]);
   }
 
   finish(): WireBatch {

@@ -57,6 +57,13 @@ async function scanArchive(
   const roots = rootsOf(layout.kind, layout.node, layout.kind === 'root' ? base : base.replace(/\/$/, ''), problems);
   const pool = new StringPool();
   const reports = roots.map((r) => classifyRoot(r.node, r.bucket, r.path, pool));
+  // seq_index entries not read as an index (a directory scan reports them while reading)
+  for (const r of reports) {
+    for (const s of r.seqIndex) {
+      if (s.status === 'not-regular' || s.status === 'too-large' || s.status === 'unreadable')
+        problems.push({ severity: 'error', path: `${r.path.replace(/\/$/, '')}/${s.path}`, message: s.message });
+    }
+  }
   const what =
     layout.kind === 'root'
       ? `one root (bucket ${roots[0].bucket})`

@@ -5,6 +5,9 @@
  */
 import type { SeqIndexInfo } from '../../../shared/model';
 import { rawText } from './names';
+import { describeFsError } from './errors';
+import { SafeReadError } from './safe-read';
+import type { TreeNode } from './tree';
 
 const U64 = 1n << 64n;
 const MAX = U64 - 1n;
@@ -74,15 +77,81 @@ export function parseSeqIndex(bytes: Uint8Array, fileSize = bytes.length): Parse
 }
 
 const RAW_CAP = 4096;
+/** Bytes of a file that is not read as an index (too large) shown in the report. */
+const PREVIEW = 64;
 
-/** Build the SeqIndexInfo of one file. `bytes` may be capped; `fileSize` is the real size. */
-export function seqIndexInfo(fileName: string, relPath: string, bytes: Uint8Array, fileSize: number, mtime: string | null): SeqIndexInfo {
+/** Why a seq_index entry was not read as an index (store/safe-read.ts gave the reason). */
+export interface SeqIndexFailure {
+  status: 'unreadable' | 'not-regular' | 'too-large';
+  /** The reason, naming the file, e.g. "…/seq_index_0: is a FIFO (named pipe), not a regular file". */
+  message: string;
+}
+
+/** Largest seq_index file read (bytes); Fluent Bit writes at most 20 digits. */
+export const SEQ_INDEX_MAX = 64 * 1024;
+
+/**
+ * Why a seq_index entry is not read as an index: a read error (SafeReadError or fs error), a file
+ * above {@link SEQ_INDEX_MAX} (`tooLarge` = its size), or an entry that is not a regular file.
+ */
+export function seqFailureOf(shown: string, what: { error?: unknown; tooLarge?: number; node?: TreeNode }): SeqIndexFailure {
+  if (what.tooLarge !== undefined) {
+    return { status: 'too-large', message: `${shown}: is larger than 64 KiB (${what.tooLarge} bytes); only its first 64 KiB were read` };
+  }
+  const e = what.error;
+  if (e instanceof SafeReadError) {
+    const status = e.kind === 'too-large' ? 'too-large' : e.kind === 'io' ? 'unreadable' : 'not-regular';
+    return { status, message: `${shown}: ${e.reason}` };
+  }
+  if (e !== undefined) return { status: 'unreadable', message: describeFsError(e, shown) };
+  const n = what.node;
+  if (n?.type === 'symlink') return { status: 'not-regular', message: `${shown}: is a symlink${n.linkTarget ? ` to ${n.linkTarget}` : ''} (not followed)` };
+  if (n?.type === 'directory') return { status: 'not-regular', message: `${shown}: is a directory, not a file` };
+  return { status: 'not-regular', message: `${shown}: is not a regular file (a FIFO, socket or device)` };
+}
+
+/**
+ * Build the SeqIndexInfo of one file. `bytes` may be capped; `fileSize` is the real size. With
+ * `failure` the file was not read as an index: its value is unknown (null) and the message says why.
+ */
+export function seqIndexInfo(
+  fileName: string,
+  relPath: string,
+  bytes: Uint8Array,
+  fileSize: number,
+  mtime: string | null,
+  failure?: SeqIndexFailure,
+): SeqIndexInfo {
   const m = /^seq_index_(\d+)$/.exec(fileName);
   const outputId = m ? Number(m[1]) : null;
+  const suffix = m ? '' : ' The suffix is not an output id, so no Fluent Bit output reads this file.';
+  const id = outputId !== null && Number.isSafeInteger(outputId) ? outputId : null;
+  if (failure) {
+    const shown = failure.status === 'too-large' ? bytes.subarray(0, PREVIEW) : new Uint8Array(0);
+    let message = `${failure.message}.`;
+    if (failure.status === 'too-large') {
+      message += ` Fluent Bit writes a few ASCII digits here, so this is not its file; by its first bytes: ${parseSeqIndex(bytes, fileSize).message}`;
+    } else if (failure.status === 'not-regular') {
+      message += ' Store Doctor does not open or follow it; Fluent Bit opens it with fopen (following a symlink, blocking on a FIFO).';
+    }
+    return {
+      outputId: id,
+      fileName,
+      path: relPath,
+      raw: rawText(shown) + (fileSize > shown.length ? '…' : ''),
+      rawHex: Buffer.from(shown).toString('hex'),
+      fileSize,
+      value: null,
+      valueText: null,
+      status: failure.status,
+      message: message + suffix,
+      mtime,
+    };
+  }
   const shown = bytes.subarray(0, RAW_CAP);
   const parsed = parseSeqIndex(bytes, fileSize);
   return {
-    outputId: outputId !== null && Number.isSafeInteger(outputId) ? outputId : null,
+    outputId: id,
     fileName,
     path: relPath,
     raw: rawText(shown) + (bytes.length > RAW_CAP || fileSize > bytes.length ? '…' : ''),
@@ -91,7 +160,7 @@ export function seqIndexInfo(fileName: string, relPath: string, bytes: Uint8Arra
     value: parsed.value,
     valueText: parsed.valueText,
     status: parsed.status,
-    message: m ? parsed.message : `${parsed.message} The suffix is not an output id, so no Fluent Bit output reads this file.`,
+    message: parsed.message + suffix,
     mtime,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { StoreProblem, StreamInfo } from '../../../shared/model';
 import type { ChunkAnalysis } from '../chunk';
+import type { SeqIndexFailure } from './seq-index';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -32,9 +33,13 @@ export interface TreeNode {
   raw?: Buffer;
   /** Reading the file failed. */
   readError?: string;
+  /** A seq_index entry that was not read as an index (special file, too large, unreadable). */
+  seqFailure?: SeqIndexFailure;
   linkTarget?: string | null;
   /** Not writable by us (Fluent Bit would skip a stream it cannot write). Null when unknown. */
   writable?: boolean | null;
+  /** A symlink to a root, followed for reading (Fluent Bit follows a symlinked root): the link's target. */
+  followedLink?: string;
 }
 
 export const RESERVED_STREAMS = ['multipart_upload_metadata', 'quarantine', 'sequence'] as const;
@@ -80,13 +85,43 @@ export interface Layout {
   /** Path segments from the walk's top to the node that is the store_dir or the root. */
   prefix: string[];
   node: TreeNode;
+  /** Other folders at the same depth that hold bucket roots too (paths from the top): not scanned. */
+  others?: string[][];
+}
+
+/** Holds folders only Fluent Bit makes in a root (timestamps, multipart_upload_metadata, quarantine, sequence). */
+export function hasStreamFolders(n: TreeNode): boolean {
+  return dirs(n).some((d) => isStreamLikeName(d.name));
 }
 
 /**
- * What `top` is. For archives (`descend`), single wrapping folders are stepped into (a tar of
- * `store/` or of `data/run/store/`) until something store-like appears.
+ * The shallowest store found by positive evidence, `maxDepth` folders below `top` at most: `top`
+ * itself when it holds stream folders (a root), else the first folder (by name) one of whose
+ * folders holds stream folders (a store_dir). This finds `store/` in a support bundle next to
+ * `etc/` and `logs/`, and the store of an archive that also holds unrelated entries.
+ */
+function findByEvidence(top: TreeNode, maxDepth: number): Layout | null {
+  if (hasStreamFolders(top)) return { kind: 'root', prefix: [], node: top };
+  let level: { node: TreeNode; prefix: string[] }[] = [{ node: top, prefix: [] }];
+  for (let depth = 0; depth <= maxDepth && level.length; depth++) {
+    const hits = level.filter((x) => dirs(x.node).some(hasStreamFolders));
+    if (hits.length) return { kind: 'store_dir', prefix: hits[0].prefix, node: hits[0].node, others: hits.slice(1).map((h) => h.prefix) };
+    const next: { node: TreeNode; prefix: string[] }[] = [];
+    for (const x of level) for (const d of dirs(x.node).sort((a, b) => (a.name < b.name ? -1 : 1))) next.push({ node: d, prefix: [...x.prefix, d.name] });
+    level = next;
+  }
+  return null;
+}
+
+/**
+ * What `top` is. First by evidence (findByEvidence: up to 2 folders deep for a directory, 4 for an
+ * archive); else, for archives (`descend`), single wrapping folders are stepped into (a tar of
+ * `store/` or of `data/run/store/`) until something store-like appears; else the old shapes
+ * (custom stream names, an empty folder).
  */
 export function detectLayout(top: TreeNode, descend: boolean): Layout | null {
+  const found = findByEvidence(top, descend ? 4 : 2);
+  if (found) return found;
   let node = top;
   const prefix: string[] = [];
   if (descend) {

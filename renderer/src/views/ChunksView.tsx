@@ -17,6 +17,7 @@ const STATUSES: { value: StatusFilter; label: string }[] = [
   { value: 'bad-magic', label: 'bad-magic' },
   { value: 'truncated', label: 'truncated' },
   { value: 'crc-mismatch', label: 'crc-mismatch' },
+  { value: 'unreadable', label: 'unreadable' },
 ];
 
 const ROW_HEIGHT = 34;

@@ -102,8 +102,8 @@ describe('progress, cancel and read-only', () => {
 describe('readChunk / readRecords', () => {
   it('reads one chunk from a folder and from an archive identically', async () => {
     const tarFile = packDir(edge.storeDir, path.join(tmp, 'r.tar.gz'));
-    const a = await readChunk(edge.storeDir, edge.root, '2026-01-01T00:00:00/ok-iso');
-    const b = await readChunk(tarFile, `${tarFile}!/store/${EDGE_BUCKET}`, '2026-01-01T00:00:00/ok-iso');
+    const a = await readChunk(edge.storeDir, edge.root, '2026-01-01T00:00:00/ok-iso', { content: true });
+    const b = await readChunk(tarFile, `${tarFile}!/store/${EDGE_BUCKET}`, '2026-01-01T00:00:00/ok-iso', { content: true });
     expect(a.info).toMatchObject({ status: 'ok', tag: 'app.web', records: 5, path: '2026-01-01T00:00:00/ok-iso' });
     expect(a.meta.toString()).toBe('app.web');
     expect(a.content.toString()).toBe(jsonLines(5, { start: Date.UTC(2026, 0, 1) / 1000 }));
