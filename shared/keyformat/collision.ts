@@ -90,6 +90,7 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'never',
+      riskText: 'no overwrite: no $INDEX in the key',
       explanation: hasUuid
         ? 'No $INDEX in the key: a reset index cannot cause an overwrite ($UUID makes every key unique).'
         : 'No $INDEX in the key: a reset index cannot cause an overwrite (PutObject keys also get a random -object suffix).',
@@ -99,6 +100,7 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'practically-never',
+      riskText: 'practically none: $UUID in the key',
       explanation: 'Keys carry $UUID (8 random characters): a reused $INDEX collides only with a 1 in 62^8 chance.',
     };
   }
@@ -106,6 +108,7 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'always',
+      riskText: hasTag ? 'same tag, at any time' : 'at any time',
       explanation: `Only $INDEX${hasTag ? ' and the tag' : ''} distinguish keys: after a reset, index N overwrites the existing object with index N${tagText}.`,
     };
   }
@@ -113,6 +116,7 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'same-window',
+      riskText: `${hasTag ? 'same tag, ' : ''}whenever the time fields repeat`,
       explanation: `Besides $INDEX${hasTag ? ' and the tag' : ''}, the key has time fields (${res.conversions.map((c) => '%' + c).join(' ')}) that repeat periodically${repeatPeriod(res.conversions) ? ` (${repeatPeriod(res.conversions)})` : ''}: a reused index overwrites a key${tagText} of any age whenever the time fields render the same again.`,
     };
   }
@@ -120,12 +124,14 @@ export function analyzeCollisions(format: string, _tagDelimiters = '.'): Collisi
     return {
       ...base,
       risk: 'practically-never',
+      riskText: `${hasTag ? 'same tag, ' : ''}same second only`,
       explanation: `Keys include the time to the second: a reused index collides only${tagText} when the key time falls in the same second (UTC).`,
     };
   }
   return {
     ...base,
     risk: 'same-window',
+    riskText: `${hasTag ? 'same tag, ' : ''}same ${describeSeconds(res.seconds)} only`,
     explanation: `Keys include the time only to the ${describeSeconds(res.seconds)}: a reused index overwrites an existing key${tagText} when the upload falls in the same ${describeSeconds(res.seconds)} (UTC).`,
   };
 }

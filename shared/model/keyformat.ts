@@ -22,6 +22,8 @@ export interface CollisionAnalysis {
   timeResolutionSeconds: number | null;
   /** `always` | `same-window` (same tag + same time window) | `practically-never` | `never`. */
   risk: 'always' | 'same-window' | 'practically-never' | 'never';
+  /** `risk` in a few words that agree with `explanation` (e.g. "same tag, any time"), for labels and summaries. */
+  riskText: string;
   /** One sentence on what distinguishes two keys besides `$INDEX`. */
   explanation: string;
   /** Literal text before the first variable (the listing prefix). */

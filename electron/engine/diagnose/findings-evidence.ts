@@ -42,7 +42,7 @@ export function evidenceFindings(target: Target, ev: S3Evidence | null, cover: I
     out.push({
       code: 'NO_EVIDENCE',
       severity: target.hasIndex ? 'warning' : 'info',
-      summary: `${target.displayName} (id ${id}): no bucket evidence for ${target.bucket}: the highest $INDEX used, past resets, overwrite risk and overwritten versions were not checked.`,
+      summary: `${target.displayName} (id ${id}): no bucket evidence for ${target.bucket}: ${target.hasIndex ? 'the highest $INDEX used, past resets, overwrite risk and overwritten versions were' : 'overwritten versions and multipart uploads were'} not checked.`,
       evidence: [`bucket ${target.bucket}, key format ${target.keyFormat}`],
       action: 'List the bucket (live), or import the `aws s3api list-objects-v2` JSON of it.',
       next: evidenceSteps(id, target.bucket),

@@ -296,7 +296,7 @@ export function overwriteRiskFinding(c: IndexContext): Finding | null {
   return {
     code: 'OVERWRITE_RISK',
     severity: 'critical',
-    summary: `If Fluent Bit starts now it uses $INDEX ${start}, ${start + 1}, … and overwrites ${plural(atRisk.length, 'existing object')} ${until === Infinity ? '' : 'in the same time window '}(${collision.risk}).`,
+    summary: `If Fluent Bit starts now it uses $INDEX ${start}, ${start + 1}, … and overwrites ${plural(atRisk.length, 'existing object')} ${until === Infinity ? '' : 'in the same time window '}(${collision.riskText}).`,
     evidence: [
       `next index after a restart: ${start} (${c.seq ? `persisted in ${c.seq.path}` : `seq_index_${target.id} missing`}); ${safeLine(c)}`,
       `assumed restart time ${c.at.toISOString()}; collision window ${window}`,

@@ -8,6 +8,7 @@ import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Progress, StoreProblem } from '../../../shared/model';
 import { ChunkScanner } from '../chunk';
+import { ARCHIVE_CUT } from './chunk-info';
 import { StoreError } from './errors';
 import { nameText } from './names';
 import { newDir, type EntryType, type TreeNode } from './tree';
@@ -164,7 +165,17 @@ export async function readArchive(
           } else {
             const keep = parts[parts.length - 2] === 'multipart_upload_metadata' ? MULTIPART_CAP : 0;
             const scanner = new ChunkScanner(node.size, { records: opts.records, keepContent: keep });
-            for await (const b of entry as AsyncIterable<Buffer>) if (scanner.position < scanner.needUntil) scanner.push(b);
+            let got = 0;
+            try {
+              for await (const b of entry as AsyncIterable<Buffer>) {
+                got += b.length;
+                if (scanner.position < scanner.needUntil) scanner.push(b);
+              }
+            } catch (err) {
+              // The archive ends inside this entry: its bytes in the store are unknown, not damaged.
+              node.readError = `${ARCHIVE_CUT} (${got} of its ${node.size} bytes are in the archive)`;
+              throw err;
+            }
             node.analysis = scanner.finish();
           }
         } else entry.resume();

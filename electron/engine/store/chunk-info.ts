@@ -7,6 +7,9 @@ import type { ChunkInfo, StreamKind } from '../../../shared/model';
 import { parseMultipartRecord, type ChunkAnalysis } from '../chunk';
 import { metaText } from './names';
 
+/** Why an archive entry is cut short (a truncated archive): part of its `unreadable` message. */
+export const ARCHIVE_CUT = 'the archive ends inside this file';
+
 /** Statuses chunkio rejects at load. */
 export const REJECTED: ReadonlySet<string> = new Set(['too-short', 'bad-magic', 'truncated']);
 

@@ -5,7 +5,7 @@
  */
 import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
-import { chunkInfoOf, REJECTED, StringPool } from './chunk-info';
+import { ARCHIVE_CUT, chunkInfoOf, REJECTED, StringPool } from './chunk-info';
 import { seqFailureOf, seqIndexInfo } from './seq-index';
 import { STREAM_TIME_RE, type TreeNode } from './tree';
 
@@ -46,7 +46,9 @@ function sorted(n: TreeNode): TreeNode[] {
 
 function chunkAction(kind: StreamKind, c: ChunkInfo, streamHasValid: boolean, records: number | null): string {
   if (c.status === 'unreadable')
-    return 'unknown: Store Doctor could not read the file; run it as the user Fluent Bit runs as, or as root, to see what Fluent Bit does with it';
+    return c.message.includes(ARCHIVE_CUT)
+      ? `unknown: ${ARCHIVE_CUT}, so its bytes in the store are unknown; get a complete archive to see what Fluent Bit does with it`
+      : 'unknown: Store Doctor could not read the file; run it as the user Fluent Bit runs as, or as root, to see what Fluent Bit does with it';
   if (REJECTED.has(c.status)) {
     return streamHasValid
       ? 'rejected at load; never uploaded and left on disk while its stream holds a valid chunk'

@@ -129,6 +129,7 @@ export function syntheticDiagnosis(bucket = 'logs-bucket'): Diagnosis {
           hasTag: true,
           timeResolutionSeconds: 1,
           risk: 'same-window',
+          riskText: 'same tag, same second only',
           explanation: 'two keys collide only with the same tag in the same second',
           literalPrefix: '',
         },

@@ -159,7 +159,16 @@ describe('index file and sequence', () => {
     const shared = find(d, 'SHARED_STORE_ROOT')!;
     expect(shared.severity).toBe('error');
     expect(shared.data).toEqual({ outputs: [0, 1] });
-    expect(find(d, 'SHARED_STORE_ROOT', 1)).toBeDefined();
+    // one card for the group (on its first output); diagnosing output 1 alone still shows it
+    expect(find(d, 'SHARED_STORE_ROOT', 1)).toBeUndefined();
+    expect(
+      diagnose({
+        report: report(root('b', { seqIndex: [seq(0, 7)], markers: ['store-doctor-marker'] })),
+        config,
+        evidence: {},
+        outputId: 1,
+      }).outputs[0].findings.map((f) => f.code),
+    ).toContain('SHARED_STORE_ROOT');
     // a marker and no unprotecting sibling: protected
     const alone = await conf('name s3; bucket b; store_dir /data/store; s3_key_format /a/$INDEX');
     const ok = diagnose({ report: report(root('b', { seqIndex: [seq(0, 7)], markers: ['m'] })), config: alone, evidence: {} });
