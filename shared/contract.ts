@@ -4,7 +4,24 @@
  * result type. Events flow engine → door → client. Isomorphic: imported by the renderer too.
  */
 import { z } from 'zod';
-import type { ChunkInfo, Diagnosis, FluentBitConfig, Progress, RecordPage, RepairPlan, RepairResult, ReplayItem, S3Evidence, StoreReport } from './model';
+import type {
+  ChunkInfo,
+  ChunkLayoutField,
+  ConnectionTest,
+  Diagnosis,
+  FluentBitConfig,
+  HistoryList,
+  Progress,
+  RecordPage,
+  RepairPlan,
+  RepairResult,
+  ReplayItem,
+  S3Evidence,
+  S3Target,
+  SavedConnection,
+  StorageSummary,
+  StoreReport,
+} from './model';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
@@ -68,6 +85,10 @@ export const requestSchemas = {
   /** `records: false` reads chunk headers only (faster; no record counts). */
   'store.open': z.object({ path, records: z.boolean().optional() }).strict(),
   'store.openDemo': z.object({}).strict(),
+  /** The demo extracted into a new temp folder (writable, so Repair and Undo can be tried), opened with its config and listing. */
+  'store.openDemoCopy': z.object({}).strict(),
+  /** Where the data of an opened store sits (by stream kind and tag) and how old its backlog is. */
+  'store.storage': z.object({ storeId: id }).strict(),
   'store.rescan': z.object({ storeId: id }).strict(),
   'store.close': z.object({ storeId: id }).strict(),
   'store.recent': z.object({}).strict(),
@@ -81,8 +102,9 @@ export const requestSchemas = {
     .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
     .strict()
     .refine((v) => !!v.path !== !!v.document, 'give either path or document'),
+  /** `add`: keep the offline documents imported before for this output (a versions file next to a listing); default: replace. */
   'evidence.importOffline': z
-    .object({ storeId: id, outputId: z.number().int().min(0).optional(), documents: z.array(documentSchema).min(1).max(1000) })
+    .object({ storeId: id, outputId: z.number().int().min(0).optional(), documents: z.array(documentSchema).min(1).max(1000), add: z.boolean().optional() })
     .strict(),
   /** The same from files the user named (host paths), by role: `aws s3api list-objects-v2`, `list-object-versions`, `list-multipart-uploads`. */
   'evidence.importFiles': z
@@ -92,6 +114,7 @@ export const requestSchemas = {
       listing: z.array(path).max(1000).optional(),
       versions: z.array(path).max(1000).optional(),
       multipart: z.array(path).max(1000).optional(),
+      add: z.boolean().optional(),
     })
     .strict()
     .refine((v) => (v.listing?.length ?? 0) + (v.versions?.length ?? 0) + (v.multipart?.length ?? 0) > 0, 'give at least one file'),
@@ -108,6 +131,16 @@ export const requestSchemas = {
       fullListing: z.boolean().optional(),
     })
     .strict(),
+  /** Where S3 requests of an output go with this connection (endpoint, region, addressing, bucket, profile, credential source): no request is sent. */
+  'connection.describe': z.object({ storeId: id, outputId: z.number().int().min(0), connection: connectionSchema }).strict(),
+  /** The same, then one HeadBucket: reads nothing but whether the bucket answers; changes nothing. */
+  'connection.test': z.object({ storeId: id, outputId: z.number().int().min(0), connection: connectionSchema }).strict(),
+  /** Connections saved per bucket (engine state dir; no secrets). */
+  'connection.list': z.object({}).strict(),
+  'connection.save': z.object({ bucket: z.string().min(1).max(255), connection: connectionSchema }).strict(),
+  'connection.forget': z.object({ bucket: z.string().min(1).max(255) }).strict(),
+  /** Actions applied to an opened store, from its undo journals: what, when, by whom, result, undo state. */
+  'history.list': z.object({ storeId: id }).strict(),
   'diagnose.run': z.object({ storeId: id, at: z.string().datetime({ offset: true }).optional(), outputId: z.number().int().min(0).optional() }).strict(),
   'repair.plan': repairPlanSchema.strict(),
   /** Apply exactly the plan `planId` names (once); refused when anything it rests on changed since. */
@@ -149,11 +182,20 @@ export interface RequestResults {
   'app.info': { version: string; door: Door; demoAvailable: boolean };
   'store.open': OpenedStore;
   'store.openDemo': OpenedStore;
+  'store.openDemoCopy': OpenedStore & { copy: { path: string; from: string } };
+  'store.storage': StorageSummary;
+  'connection.describe': S3Target;
+  'connection.test': ConnectionTest;
+  'connection.list': { connections: SavedConnection[] };
+  'connection.save': { saved: SavedConnection };
+  'connection.forget': { forgotten: boolean };
+  'history.list': HistoryList;
   'store.rescan': OpenedStore;
   'store.close': { closed: boolean };
   'store.recent': { recent: { path: string; openedAt: string }[] };
   'store.list': { stores: OpenedStore[] };
-  'chunk.inspect': { chunk: ChunkInfo; headerHex: string };
+  /** `layout`: the header fields and the metadata, annotated, for a hex dump. */
+  'chunk.inspect': { chunk: ChunkInfo; headerHex: string; layout: ChunkLayoutField[] };
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;
   'evidence.importOffline': S3Evidence;

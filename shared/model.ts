@@ -15,3 +15,4 @@ export * from './model/s3';
 export * from './model/diagnosis';
 export * from './model/repair';
 export * from './model/plan-details';
+export * from './model/console';

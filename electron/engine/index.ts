@@ -9,12 +9,14 @@ import type { Door, Engine, EngineContext, EngineHandlers, RequestName } from '.
 import type { Progress } from '../../shared/model';
 import pkg from '../../package.json';
 import { EngineEvents } from './session/events';
+import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
 import { PlanStore } from './session/plans';
 import { SessionRegistry } from './session/registry';
+import { SavedConnections } from './session/connections';
 import { TaskRegistry } from './session/tasks';
 
 export interface CreateEngineOptions {
@@ -59,7 +61,12 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     demoDir: opts.demoDir ?? path.resolve(__dirname, '..', '..', 'demo'),
     watch: opts.watch ?? true,
   };
-  const raw: EngineHandlers = { ...storeHandlers(ctx), ...inspectHandlers(ctx), ...repairHandlers(ctx, tasks) };
+  const raw: EngineHandlers = {
+    ...storeHandlers(ctx),
+    ...inspectHandlers(ctx),
+    ...repairHandlers(ctx, tasks),
+    ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
+  };
   const interval = opts.progressIntervalMs ?? 100;
 
   // Every handler runs as a task: its own abort signal (linked to the door's) and progress events.

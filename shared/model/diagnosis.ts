@@ -79,6 +79,17 @@ export interface IndexPoint {
   index: number;
   key: string;
   tag?: string;
+  /** The object's LastModified, when the evidence has it. */
+  lastModified?: string | null;
+}
+
+/** What the next start writes first for one tag, and whether that key is already in the bucket. */
+export interface NextKeyExample {
+  tag: string;
+  index: number;
+  key: string;
+  /** `exists`: the evidence holds this key; `free`: the evidence covers it and does not; `unknown`: not covered. */
+  state: 'exists' | 'free' | 'unknown';
 }
 
 export interface OutputDiagnosis {
@@ -112,6 +123,12 @@ export interface OutputDiagnosis {
   /** Detected resets: where the index went down over time. */
   resets: { time: string; from: number; to: number }[];
   collision: CollisionAnalysis;
+  /**
+   * A worked example of the collision analysis: the first key the next start writes per tag
+   * (with the persisted index, at the assumed restart time). Absent when the key format has no
+   * `$INDEX` or no tag is known.
+   */
+  nextKeys?: NextKeyExample[];
   findings: Finding[];
 }
 

@@ -35,6 +35,22 @@ export interface RepairPlan {
   basis?: PlanBasis;
   /** The plan was made with force: forceable refusals are overridden when it is applied. */
   forced?: boolean;
+  /** What Store Doctor writes for itself when the plan is applied (its undo journal, backups), set by the session. */
+  bookkeeping?: PlanStep[];
+  /** Whether a process uses the plan's root, as checked when planning (set by the session for local writes). */
+  processCheck?: ProcessCheck;
+}
+
+/** The check for processes using a root before a write (Fluent Bit maps chunks shared and takes no locks). */
+export interface ProcessCheck {
+  /** The check could run (Linux /proc). */
+  checked: boolean;
+  /** Processes found using the root. */
+  processes: { pid: number; command: string }[];
+  /** Processes that could not be inspected (permission denied). */
+  uninspectable: number;
+  /** One sentence, e.g. "No process uses this root (…)". */
+  text: string;
 }
 
 /**

@@ -38,7 +38,7 @@ function makeClient(overrides: Parameters<typeof fakeClient>[0] = {}): FakeClien
     'diagnose.run': () => diagnosis,
     'chunk.inspect': ({ chunkPath }) => {
       const chunk = report.roots[0].streams.flatMap((s) => s.chunks).find((c) => c.path === chunkPath)!;
-      return { chunk, headerHex: 'c1 00 00 00 00 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12' };
+      return { chunk, headerHex: 'c1 00 00 00 00 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12', layout: [] };
     },
     'chunk.records': ({ chunkPath, offset }) => ({
       chunkPath,

@@ -14,6 +14,8 @@ export interface ParsedKey {
   indexText: string | null;
   /** LastModified, else the start of the key's time window. */
   time: string | null;
+  /** LastModified (or the upload's Initiated) as the evidence gives it. */
+  lastModified: string | null;
   window: { start: Date; end: Date } | null;
   versionId?: string;
   isLatest?: boolean;
@@ -55,6 +57,7 @@ function parseOne(format: string, tagDelimiters: string, key: string, lastModifi
     index: parts.index ?? null,
     indexText: parts.indexText ?? null,
     time: isoOrNull(lastModified) ?? window?.start.toISOString() ?? null,
+    lastModified: isoOrNull(lastModified),
     window,
   };
 }
@@ -131,7 +134,7 @@ export function analyzeBucket(format: string, tagDelimiters: string, evidence: S
   }
   a.timeline = uploads
     .filter((p) => p.index !== null && p.time !== null)
-    .map((p) => ({ time: p.time!, index: p.index!, key: p.key, ...(p.parts.tag !== undefined ? { tag: p.parts.tag } : {}) }))
+    .map((p) => ({ time: p.time!, index: p.index!, key: p.key, ...(p.parts.tag !== undefined ? { tag: p.parts.tag } : {}), lastModified: p.lastModified }))
     .sort((x, y) => x.time.localeCompare(y.time) || x.index - y.index);
   a.resets = findResets(a.timeline);
   return a;

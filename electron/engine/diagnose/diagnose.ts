@@ -14,6 +14,7 @@ import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
 import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
+import { nextKeyExamples } from './next-keys';
 import { selectTargets, targetsFromConfig, inferTargets, type Target } from './targets';
 
 export interface DiagnoseInput {
@@ -106,13 +107,16 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     pushAll(findings, reuseFindings(ctx));
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);
+    // One card per shared root: on the first diagnosed output of those that share it.
     const shared = sharedRootFinding(target, allTargets);
-    if (shared) findings.push(shared);
+    if (shared && !targets.some((t) => t !== target && t.id < target.id && (shared.data?.outputs as number[]).includes(t.id))) findings.push(shared);
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
       pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
     }
     findings.sort(bySeverity);
+    // Fluent Bit starts at the persisted value, at 0 when the file is missing, not at all when it cannot parse it.
+    const nextKeys = nextKeyExamples(target, bucket, cover, seq ? persisted : target.root?.sequence.indexMetadataError ? null : 0, at);
     outputs.push({
       id: target.id,
       displayName: target.displayName,
@@ -131,6 +135,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       timeline: bucket.timeline,
       resets: bucket.resets,
       collision,
+      ...(nextKeys ? { nextKeys } : {}),
       findings,
     });
   }

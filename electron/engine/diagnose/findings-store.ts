@@ -8,9 +8,11 @@ import type { Target } from './targets';
 import { normalizeRootPath } from './targets';
 import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
 import { capped, plural } from './text';
+import { formatBytes } from '../../../shared/format';
 import { next } from './next-steps';
 
-const bytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`);
+/** One unit system in every door: binary units, as the scan and the app show sizes. */
+const bytes = (n: number) => formatBytes(n);
 const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
 
 export function backlogFindings(root: RootReport, outputId: number | null): Finding[] {
@@ -22,7 +24,7 @@ export function backlogFindings(root: RootReport, outputId: number | null): Find
     out.push({
       code: 'BUFFERED_BACKLOG',
       severity: 'warning',
-      summary: `${plural(chunks.length, 'chunk')} (${sum(chunks, (c) => c.records)} records, ${bytes(sum(chunks, (c) => c.contentLength))}) wait in ${root.bucket} for upload.`,
+      summary: `${plural(chunks.length, 'chunk')} (${sum(chunks, (c) => c.records)} records, ${bytes(sum(chunks, (c) => c.contentLength))} of record data) wait in ${root.bucket} for upload.`,
       evidence: data.map((s) => {
         const cs = s.chunks.filter(isOk);
         return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
@@ -39,7 +41,7 @@ export function backlogFindings(root: RootReport, outputId: number | null): Find
     out.push({
       code: 'QUARANTINED_DATA',
       severity: 'warning',
-      summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))}) sit in quarantine/: Fluent Bit never uploads them again.`,
+      summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))} of record data) sit in quarantine/: Fluent Bit never uploads them again.`,
       evidence: capped(q.map((c) => `${c.path}: tag ${c.tag ?? '?'}, ${c.records ?? '?'} records${c.mtime ? `, ${c.mtime}` : ''}`)),
       action: 'Replay them to the bucket create-only. A downgrade to v4.2.x would upload them as old buffers.',
       next: outputId !== null ? [next.replay(outputId)] : [],

@@ -29,6 +29,8 @@ export {
   type RequestCounter,
   type VersioningStatus,
 } from './list';
-export { parseOfflineEvidence, loadOfflineEvidence, OfflineEvidenceError, type OfflineDocument, type OfflineDocKind } from './offline';
+export { parseOfflineEvidence, loadOfflineEvidence, readOfflineDocuments, OfflineEvidenceError, type OfflineDocument, type OfflineDocKind } from './offline';
 export { S3EvidenceError, isAccessDenied, isNoSuchBucket, describeS3Error } from './errors';
+export { explainS3Error, isS3Failure, type ExplainContext } from './explain';
+export { describeTarget, testConnection, credentialSourceOf, credentialSourceHint } from './target';
 export { splitSegments, keyMatcher, formatLiteralPrefix, timeChainAt } from './format-segments';

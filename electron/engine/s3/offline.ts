@@ -292,13 +292,18 @@ async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind
   );
 }
 
-/** Read listing files given by role (CLI `--listing`, `--versions`, `--multipart`). */
-export async function loadOfflineEvidence(files: { listing?: string[]; versions?: string[]; multipart?: string[] }): Promise<S3Evidence> {
+/** Read listing files given by role (CLI `--listing`, `--versions`, `--multipart`) as documents. */
+export async function readOfflineDocuments(files: { listing?: string[]; versions?: string[]; multipart?: string[] }): Promise<OfflineDocument[]> {
   const docs = [
     ...(await readDocs(files.listing, 'listing')),
     ...(await readDocs(files.versions, 'versions')),
     ...(await readDocs(files.multipart, 'multipart')),
   ];
   if (docs.length === 0) throw new OfflineEvidenceError('(no files)', 'give at least one listing, versions or multipart file');
-  return parseOfflineEvidence(docs);
+  return docs;
+}
+
+/** Read listing files given by role (CLI `--listing`, `--versions`, `--multipart`). */
+export async function loadOfflineEvidence(files: { listing?: string[]; versions?: string[]; multipart?: string[] }): Promise<S3Evidence> {
+  return parseOfflineEvidence(await readOfflineDocuments(files));
 }

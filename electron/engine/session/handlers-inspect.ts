@@ -6,8 +6,18 @@
 import type { EngineHandlers } from '../../../shared/contract';
 import type { Diagnosis, FluentBitOutput, S3Evidence } from '../../../shared/model';
 import { listLiveEvidence, matchRoot, offlineTarget, selectTargets } from '../diagnose';
-import { clientForOutput, loadOfflineEvidence, parseOfflineEvidence } from '../s3';
+import {
+  clientForOutput,
+  describeConnection,
+  explainS3Error,
+  isS3Failure,
+  parseOfflineEvidence,
+  readOfflineDocuments,
+  resolveConnection,
+  type OfflineDocument,
+} from '../s3';
 import { readChunk, readRecords } from '../store';
+import { chunkLayout } from '../chunk/layout';
 import { loadConfigFile, loadConfigText } from './config';
 import { diagnoseSession } from './context';
 import { EngineError } from './errors';
@@ -34,6 +44,24 @@ function s3Output(s: StoreSession, outputId: number): FluentBitOutput {
   return out;
 }
 
+/**
+ * Offline evidence of an output from documents; `add` keeps the documents imported before for it
+ * (a versions file after the listing), a document of the same name replaced.
+ */
+function importDocuments(s: StoreSession, documents: OfflineDocument[], outputId: number | undefined, add: boolean | undefined): S3Evidence {
+  const key = outputId ?? -1;
+  const before = add ? (s.offlineDocs.get(key) ?? []) : [];
+  const names = new Set(documents.map((d) => d.name));
+  const all = [...before.filter((d) => !names.has(d.name)), ...documents];
+  const evidence = parseOfflineEvidence(all);
+  checkTied(s, evidence, outputId);
+  s.offlineDocs.set(key, all);
+  if (outputId !== undefined) s.evidenceByOutput.set(outputId, evidence);
+  else s.evidence = evidence;
+  s.diagnosis = null;
+  return evidence;
+}
+
 export function runDiagnose(s: StoreSession, at?: string, outputId?: number): Diagnosis {
   const diagnosis = diagnoseSession(s, { at, outputId });
   s.diagnosis = diagnosis;
@@ -44,9 +72,12 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
   return {
     'chunk.inspect': async (input) => {
       const s = ctx.registry.get(input.storeId);
-      requireRoot(s, input.rootPath);
+      const root = requireRoot(s, input.rootPath);
       const read = await readChunk(s.path, input.rootPath, input.chunkPath);
-      return { chunk: read.info, headerHex: read.headerHex };
+      // What Fluent Bit does with a chunk depends on its siblings: the scan of the whole stream says it.
+      const scanned = root.streams.find((st) => st.name === read.info.stream)?.chunks.find((c) => c.path === read.info.path);
+      if (scanned && scanned.status === read.info.status) read.info.fluentBitAction = scanned.fluentBitAction;
+      return { chunk: read.info, headerHex: read.headerHex, layout: chunkLayout(read.info, read.headerHex, read.meta) };
     },
 
     'chunk.records': async (input) => {
@@ -63,24 +94,12 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
       return config;
     },
 
-    'evidence.importOffline': async (input) => {
-      const s = ctx.registry.get(input.storeId);
-      const evidence = parseOfflineEvidence(input.documents);
-      checkTied(s, evidence, input.outputId);
-      if (input.outputId !== undefined) s.evidenceByOutput.set(input.outputId, evidence);
-      else s.evidence = evidence;
-      s.diagnosis = null;
-      return evidence;
-    },
+    'evidence.importOffline': async (input) => importDocuments(ctx.registry.get(input.storeId), input.documents, input.outputId, input.add),
 
     'evidence.importFiles': async (input) => {
       const s = ctx.registry.get(input.storeId);
-      const evidence = await loadOfflineEvidence({ listing: input.listing, versions: input.versions, multipart: input.multipart });
-      checkTied(s, evidence, input.outputId);
-      if (input.outputId !== undefined) s.evidenceByOutput.set(input.outputId, evidence);
-      else s.evidence = evidence;
-      s.diagnosis = null;
-      return evidence;
+      const documents = await readOfflineDocuments({ listing: input.listing, versions: input.versions, multipart: input.multipart });
+      return importDocuments(s, documents, input.outputId, input.add);
     },
 
     'evidence.live': async (input, ec) => {
@@ -88,6 +107,7 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
       const output = s3Output(s, input.outputId);
       const s3 = output.s3!;
       const client = clientForOutput(s3, input.connection);
+      const shown = describeConnection(resolveConnection(s3, input.connection));
       try {
         const { evidence } = await listLiveEvidence(client, {
           bucket: s3.bucket,
@@ -102,6 +122,18 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
         s.evidenceByOutput.set(input.outputId, evidence);
         s.diagnosis = null;
         return evidence;
+      } catch (err) {
+        if (ec.signal.aborted || !isS3Failure(err)) throw err;
+        const reason = explainS3Error((err as { cause?: unknown }).cause ?? err, {
+          bucket: s3.bucket,
+          endpoint: shown.endpoint ?? `https://s3.${shown.region ?? s3.region}.amazonaws.com`,
+          region: shown.region ?? s3.region,
+        });
+        const code = (err as { code?: unknown }).code;
+        throw new EngineError(
+          code === 'not-found' || code === 'forbidden' ? code : 'failed',
+          `${reason} Nothing was changed (a listing only reads); the evidence shown before stays as it was.`,
+        );
       } finally {
         client.destroy();
       }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OpenedStore } from '../../../shared/contract';
 import type { Diagnosis, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import type { OfflineDocument } from '../s3';
 import { Confinement, realPathOf } from './confine';
 import { EngineError } from './errors';
 
@@ -28,6 +29,10 @@ export interface StoreSession {
   /** While a repair writes (and shortly after), changes to these paths are our own. */
   ownWrites: { paths: Set<string>; until: number } | null;
   stopWatch: (() => Promise<void> | void) | null;
+  /** Offline documents imported so far, per output id (-1: not tied to one), so a later import can add to them. */
+  offlineDocs: Map<number, OfflineDocument[]>;
+  /** Removes what the session made for this store (the temp folder of a demo copy) when it is closed. */
+  cleanup: (() => void) | null;
 }
 
 export class SessionRegistry {
@@ -62,6 +67,8 @@ export class SessionRegistry {
       lastChangeAt: null,
       ownWrites: null,
       stopWatch: null,
+      offlineDocs: new Map(),
+      cleanup: null,
     };
     this.sessions.set(session.storeId, session);
     this.confinement.add(init.path);
@@ -74,6 +81,7 @@ export class SessionRegistry {
     this.sessions.delete(storeId);
     this.confinement.remove(s.path);
     await s.stopWatch?.();
+    s.cleanup?.();
     return true;
   }
 

@@ -16,6 +16,7 @@ import { diagnosisContext, evidenceMap } from './context';
 import { EngineError } from './errors';
 import { basisChanges, basisOf } from './fingerprint';
 import { changedPaths, type PlanRecord, type PlanStore, type StoredPlan } from './plans';
+import { bookkeepingSteps, processCheckOf } from './plan-notes';
 import type { StoreSession } from './registry';
 
 export interface WorkOptions {
@@ -72,10 +73,19 @@ async function makePlan(s: StoreSession, door: Door, req: RepairPlanRequest, opt
     if (S3_PLANNERS.has(req.action) && !client && !(req.action === 'recover-versions' && target && ctx.evidence.get(target.id)?.versions)) {
       throw new EngineError('refused', `${req.action} asks the bucket while it plans: give the S3 connection`);
     }
+    if ((req.action === 'repair-index' || req.action === 'restore-index') && target && !target.hasIndex) {
+      throw new EngineError(
+        'refused',
+        `${target.displayName} has no $INDEX in its s3_key_format (${target.keyFormat || 'unknown'}): there is no index to ${req.action === 'repair-index' ? 'repair' : 'restore'} for it`,
+      );
+    }
     const plan = await planAction(req.action, ctx, { ...actionOptions(req), client, signal: opts.signal });
     plan.confirm = plan.action === 'undo' ? undoPhrase(s, plan.rootPath) : target ? confirmPhrase(s, target) : undefined;
     plan.forced = !!req.force;
     const outputId = target?.id ?? null;
+    plan.bookkeeping = bookkeepingSteps(plan);
+    const processCheck = await processCheckOf(plan);
+    if (processCheck) plan.processCheck = processCheck;
     plan.basis = await basisOf(s.report, plan.rootPath, s.config, outputId !== null ? (evidenceMap(s).get(outputId) ?? null) : null, changedPaths(plan));
     return { plan, outputId };
   } catch (err) {
