@@ -175,6 +175,8 @@ export interface OpenedStore {
   /** Set when the store came with a config / evidence (the demo does). */
   config?: FluentBitConfig | null;
   evidence?: S3Evidence | null;
+  /** The built-in demo (as shipped, or a writable copy of it). */
+  isDemo?: boolean;
 }
 
 /** Results of every request. */

@@ -66,7 +66,7 @@ export function stepCommands(step: NextStep, ctx: CommandContext): string[] {
       const id = i.outputId ?? null;
       switch (i.action) {
         case 'repair-index':
-          return [command(ctx, 'repair-index', id, { apply: true })];
+          return [command(ctx, 'repair-index', id, { apply: true, extra: i.value !== undefined ? ['--value', String(i.value)] : [] })];
         case 'protect-index':
           return [command(ctx, 'protect-index', id, { evidence: false, extra: i.method ? ['--method', i.method] : [], apply: true })];
         case 'restore-index':

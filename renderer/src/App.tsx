@@ -1,8 +1,9 @@
-/** Shell of the UI: header, navigation (Alt+1…9), live banner, task bar and the current view. */
+/** Shell of the UI: header, collapsible navigation (Alt+1…0), live banner, task bar and the current view. */
 import { useEffect, type ComponentType } from 'react';
 import { closeStore, loadAppInfo, rescan, watchStoreEvents } from './actions/store';
 import { applyTheme, loadTheme } from './actions/theme';
-import { useSession, VIEWS, type ViewName } from './state/session';
+import { clearAlertsOnNavigation } from './actions/nav';
+import { useSession, VIEWS, viewKey, type ViewName } from './state/session';
 import { useTheme } from './state/theme';
 import { LiveBanner } from './components/LiveBanner';
 import { TaskBar } from './components/TaskBar';
@@ -17,6 +18,10 @@ import { RepairView } from './views/RepairView';
 import { ReplayView } from './views/ReplayView';
 import { MultipartView } from './views/MultipartView';
 import { ExportView } from './views/ExportView';
+import { HistoryView } from './views/HistoryView';
+import { DemoCopyBanner } from './components/DemoCopyBanner';
+
+const SIDEBAR_KEY = 'store-doctor.sidebar';
 
 const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   open: OpenView,
@@ -27,6 +32,7 @@ const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   repair: RepairView,
   replay: ReplayView,
   multipart: MultipartView,
+  history: HistoryView,
   export: ExportView,
 };
 
@@ -36,7 +42,7 @@ function Nav() {
   const view = useSession((s) => s.view);
   const hasStore = useSession((s) => !!s.opened);
   return (
-    <nav aria-label="Views" className="nav">
+    <nav aria-label="Views" className="nav" id="views-nav">
       <ul>
         {VIEWS.map((v, i) => {
           const disabled = v.needsStore && !hasStore;
@@ -47,12 +53,12 @@ function Nav() {
                 className={`nav-item${view === v.name ? ' active' : ''}`}
                 aria-current={view === v.name ? 'page' : undefined}
                 disabled={disabled}
-                aria-keyshortcuts={`Alt+${i + 1}`}
-                title={`${v.label} (Alt+${i + 1})`}
+                aria-keyshortcuts={`Alt+${viewKey(i)}`}
+                title={`${v.label} (Alt+${viewKey(i)})`}
                 onClick={() => useSession.getState().setView(v.name)}
               >
-                <span>{v.label}</span>
-                <kbd>{i + 1}</kbd>
+                <span className="nav-label">{v.label}</span>
+                <kbd>{viewKey(i)}</kbd>
               </button>
             </li>
           );
@@ -68,18 +74,38 @@ export function App() {
   const mode = useTheme((s) => s.mode);
   const scanning = useTasks((s) => Object.values(s.tasks).some((t) => t.request === 'store.rescan' || t.request === 'store.open'));
 
+  const collapsed = useSession((s) => s.sidebarCollapsed);
   useEffect(() => {
     loadTheme();
+    try {
+      useSession.getState().setSidebarCollapsed(localStorage.getItem(SIDEBAR_KEY) === 'collapsed');
+    } catch {
+      /* storage unavailable */
+    }
     void loadAppInfo();
-    return watchStoreEvents();
+    const stopWatch = watchStoreEvents();
+    const stopNav = clearAlertsOnNavigation();
+    return () => {
+      stopWatch();
+      stopNav();
+    };
   }, []);
+  const toggleSidebar = () => {
+    const next = !useSession.getState().sidebarCollapsed;
+    useSession.getState().setSidebarCollapsed(next);
+    try {
+      localStorage.setItem(SIDEBAR_KEY, next ? 'collapsed' : 'open');
+    } catch {
+      /* ignore */
+    }
+  };
   useEffect(() => applyTheme(mode), [mode]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const n = Number(e.key);
-      if (!Number.isInteger(n) || n < 1 || n > VIEWS.length) return;
-      const target = VIEWS[n - 1];
+      const i = VIEWS.findIndex((_, k) => viewKey(k) === e.key);
+      if (i < 0) return;
+      const target = VIEWS[i];
       if (target.needsStore && !useSession.getState().opened) return;
       e.preventDefault();
       useSession.getState().setView(target.name);
@@ -93,11 +119,22 @@ export function App() {
 
   const Current = VIEW_COMPONENTS[opened || view === 'open' ? view : 'open'];
   return (
-    <div className="app">
+    <div className={`app${collapsed ? ' nav-collapsed' : ''}`}>
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="topbar">
+        <button
+          type="button"
+          className="small nav-toggle"
+          aria-expanded={!collapsed}
+          aria-controls="views-nav"
+          onClick={toggleSidebar}
+          title="Show or hide the view names"
+        >
+          <span aria-hidden="true">☰</span>
+          <span className="sr-only">{collapsed ? 'Show the navigation' : 'Collapse the navigation'}</span>
+        </button>
         <h1>
           <span className="logo" aria-hidden="true">
             ◆
@@ -125,6 +162,7 @@ export function App() {
         <Nav />
         <main id="main" tabIndex={-1}>
           <LiveBanner />
+          <DemoCopyBanner />
           <TaskBar />
           <StatusLine />
           <Current />

@@ -13,6 +13,17 @@ export function formatTime(iso: string | null | undefined): string {
     .replace(/Z$/, ' UTC');
 }
 
+/** The same instant in the viewer's local time zone (shown on hover next to the ISO UTC time). */
+export function localTime(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const off = -d.getTimezoneOffset();
+  const zone = `${off >= 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${zone}`;
+}
+
 export function formatAge(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '—';
   const t = Date.parse(iso);

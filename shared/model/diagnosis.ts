@@ -54,6 +54,8 @@ export type SuggestedRequest =
       input: {
         action: RepairAction;
         outputId?: number;
+        /** repair-index: a value the operator chose instead of the safe one. */
+        value?: number;
         method?: 'marker' | 'shadow';
         includeActive?: boolean;
         multipartDecision?: 'complete' | 'abort';

@@ -1,22 +1,23 @@
 // @vitest-environment happy-dom
 /**
  * Overview never reads silence as "fine": without config or bucket evidence it says what was not
- * checked (no all-clear), and a finding's next steps from the engine are buttons that open the
- * view making that request.
+ * checked (no all-clear), with the control that adds it right there (issue 12, item 3), and a
+ * finding's next steps from the engine are buttons that open the view making that request.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../renderer/src/App';
 import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
 import { useEvidence } from '../../renderer/src/state/evidence';
 import { useRepair } from '../../renderer/src/state/planFlow';
-import { fakeClient } from './fakeClient';
+import { fakeClient, type FakeClient } from './fakeClient';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 import type { Diagnosis } from '../../shared/model';
 
 vi.mock('uplot', () => ({
   default: class {
+    static paths = { stepped: () => undefined };
     setSize() {}
     destroy() {}
   },
@@ -24,15 +25,30 @@ vi.mock('uplot', () => ({
 
 const report = syntheticReport(20, 1, 'bucket-a');
 
+let client: FakeClient;
+const calls = () => client.calls;
+const evidence = {
+  source: 'offline' as const,
+  bucket: 'bucket-a',
+  scope: ['versions.json'],
+  objects: [],
+  versions: [],
+  multipartUploads: null,
+  notes: [],
+  requests: 0,
+  complete: true,
+};
+
 function withDiagnosis(diagnosis: Diagnosis) {
-  setClient(
-    fakeClient({
-      'app.info': () => ({ version: '0.1.0', door: 'host', demoAvailable: false }),
-      'store.recent': () => ({ recent: [] }),
-      'store.open': () => ({ storeId: 'st-1', report }),
-      'diagnose.run': () => diagnosis,
-    }),
-  );
+  client = fakeClient({
+    'app.info': () => ({ version: '0.1.0', door: 'host', demoAvailable: false }),
+    'store.recent': () => ({ recent: [] }),
+    'store.open': () => ({ storeId: 'st-1', report }),
+    'diagnose.run': () => diagnosis,
+    'config.load': () => ({ files: ['/etc/fluent-bit/fluent-bit.conf'], format: 'classic', outputs: [], warnings: [] }),
+    'evidence.importFiles': () => evidence,
+  });
+  setClient(client);
 }
 
 async function open() {
@@ -57,8 +73,13 @@ describe('Overview: what was checked', () => {
     expect(checks.textContent).toContain('Config not loaded');
     expect((await screen.findByTestId('no-findings')).textContent).toMatch(/not an all-clear/);
     expect(screen.queryByText(/nothing looks wrong/)).toBeNull();
-    fireEvent.click(within(checks).getByRole('button', { name: /Load config/ }));
-    expect(useSession.getState().view).toBe('open');
+    // the config is loaded right here (a path on the host, or an upload): no trip to another view
+    const row = within(checks).getByTestId('check-config');
+    fireEvent.change(within(row).getByLabelText('Fluent Bit config: path on the Store Doctor host'), { target: { value: '/etc/fluent-bit/fluent-bit.conf' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Read' }));
+    await waitFor(() => expect(calls().find((c) => c.name === 'config.load')?.input).toEqual({ storeId: 'st-1', path: '/etc/fluent-bit/fluent-bit.conf' }));
+    expect(useSession.getState().view).toBe('overview');
+    expect(within(row).getByLabelText('Fluent Bit config: upload')).toBeTruthy();
   });
 
   it('per output: the bucket evidence and how far it goes, with a way to add what is missing', async () => {
@@ -68,9 +89,26 @@ describe('Overview: what was checked', () => {
     withDiagnosis(d);
     await open();
     const checks = await screen.findByTestId('checks');
-    expect(checks.textContent).toContain('s3.0: bucket evidence incomplete listing');
+    expect(checks.textContent).toContain('s3.0');
+    expect(within(checks).getByTestId('check-listing-0').textContent).toContain('✗ Bucket evidence: incomplete listing');
+    expect(within(checks).getByTestId('check-versions-0').textContent).toContain('✗ Versions not listed');
+    expect(within(checks).getByTestId('check-multipart-0').textContent).toContain('✗ Multipart uploads not listed');
     expect((await screen.findByTestId('no-findings')).textContent).toMatch(/not an all-clear/);
-    fireEvent.click(within(checks).getByRole('button', { name: /Add bucket evidence/ }));
+    // a versions file by host path: added to what was imported before, then back to the diagnosis
+    const versions = within(checks).getByTestId('check-versions-0');
+    fireEvent.change(within(versions).getByLabelText(/^Versions .*path on the Store Doctor host/), { target: { value: '/tmp/versions.json' } });
+    fireEvent.click(within(versions).getByRole('button', { name: 'Read' }));
+    await waitFor(() =>
+      expect(calls().find((c) => c.name === 'evidence.importFiles')?.input).toEqual({
+        storeId: 'st-1',
+        outputId: 0,
+        versions: ['/tmp/versions.json'],
+        add: true,
+      }),
+    );
+    await waitFor(() => expect(calls().filter((c) => c.name === 'diagnose.run').length).toBe(2));
+    expect(useSession.getState().view).toBe('overview');
+    fireEvent.click(within(checks).getByRole('button', { name: /List live in Index & S3/ }));
     expect(useSession.getState().view).toBe('index');
     expect(useEvidence.getState().outputId).toBe(0);
   });

@@ -10,7 +10,14 @@ export interface FakeClient extends Client {
   emit<E extends EventName>(name: E, payload: EventPayloads[E]): void;
 }
 
-export function fakeClient(handlers: Handlers): FakeClient {
+/** What every app start asks besides app.info and store.recent: no store open yet, no saved connection. */
+const DEFAULTS: Handlers = {
+  'store.list': () => ({ stores: [] }),
+  'connection.list': () => ({ connections: [] }),
+};
+
+export function fakeClient(given: Handlers): FakeClient {
+  const handlers: Handlers = { ...DEFAULTS, ...given };
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const calls: FakeClient['calls'] = [];
   const cancelled: string[] = [];

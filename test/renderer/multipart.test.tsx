@@ -12,6 +12,7 @@ import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 
 vi.mock('uplot', () => ({
   default: class {
+    static paths = { stepped: () => undefined };
     setSize() {}
     destroy() {}
   },

@@ -12,6 +12,7 @@ import type { RequestOptions } from '../../renderer/src/client';
 
 vi.mock('uplot', () => ({
   default: class {
+    static paths = { stepped: () => undefined };
     constructor(
       public opts: unknown,
       public data: unknown,

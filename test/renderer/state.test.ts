@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { filterAndSort, flattenChunks, streamNames, useChunks } from '../../renderer/src/state/chunks';
+import { buildIndex, EMPTY_FILTER, query, useChunks, type ChunkFilter, type SortKey } from '../../renderer/src/state/chunks';
 import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/state/planFlow';
 import { selectWritesBlocked, useSession } from '../../renderer/src/state/session';
 import { progressFraction, useTasks } from '../../renderer/src/state/tasks';
@@ -9,49 +9,83 @@ import { connectionInput } from '../../renderer/src/state/evidence';
 import { syntheticReport } from '../e2e/support/synthetic';
 
 const report = syntheticReport(1000, 4);
-const rows = flattenChunks(report);
+const ix = buildIndex(report);
+const rows = ix.rows;
+const run = (f: Partial<ChunkFilter>, key: SortKey = 'none', dir: 'asc' | 'desc' = 'asc') =>
+  [...query(ix, { ...EMPTY_FILTER, ...f }, key, dir).ids].map((i) => rows[i]);
 
-describe('chunks slice', () => {
+describe('chunks slice and the column index', () => {
   beforeEach(() => useChunks.getState().reset());
 
-  it('flattens every chunk of every stream with a unique id', () => {
+  it('takes every chunk of every stream with a unique id', () => {
     expect(rows).toHaveLength(1000);
     expect(new Set(rows.map((r) => r.id)).size).toBe(1000);
-    expect(streamNames(rows)).toHaveLength(4);
-    expect(flattenChunks(null)).toEqual([]);
+    expect(ix.streams).toHaveLength(4);
+    expect(buildIndex(null).rows).toEqual([]);
   });
 
-  it('filters by stream, tag (substring, case-insensitive) and status', () => {
-    const stream = streamNames(rows)[1];
-    const byStream = filterAndSort(rows, { stream, tag: '', status: 'all' }, 'none', 'asc');
+  it("filters by stream, tag (substring, case-insensitive), status, record time and a finding's chunks; counts per status and tag", () => {
+    const stream = ix.streams[1];
+    const byStream = run({ stream });
     expect(byStream.length).toBeGreaterThan(0);
     expect(byStream.every((r) => r.chunk.stream === stream)).toBe(true);
-    const byTag = filterAndSort(rows, { stream: '', tag: 'APP.', status: 'all' }, 'none', 'asc');
+    const byTag = run({ tag: 'APP.' });
     expect(byTag.every((r) => r.chunk.tag!.startsWith('app.'))).toBe(true);
     expect(byTag.length).toBe(rows.filter((r) => r.chunk.tag!.startsWith('app.')).length);
-    const damaged = filterAndSort(rows, { stream: '', tag: '', status: 'damaged' }, 'none', 'asc');
+    const damaged = run({ status: 'damaged' });
     expect(damaged.length).toBe(rows.filter((r) => ['truncated', 'crc-mismatch', 'too-short', 'bad-magic'].includes(r.chunk.status)).length);
     expect(damaged.length).toBeGreaterThan(0);
-    const zero = filterAndSort(rows, { stream: '', tag: '', status: 'zero-byte' }, 'none', 'asc');
-    expect(zero.every((r) => r.chunk.status === 'zero-byte')).toBe(true);
+    expect(run({ status: 'zero-byte' }).every((r) => r.chunk.status === 'zero-byte')).toBe(true);
+    const some = [rows[3].chunk.path, rows[700].chunk.path];
+    expect(run({ paths: { label: 'x', chunkPaths: some, rootPath: rows[3].rootPath } }).map((r) => r.chunk.path)).toEqual(some);
+    expect(run({ paths: { label: 'x', chunkPaths: some, rootPath: '/elsewhere' } })).toEqual([]);
+    // record time: synthetic records span [base - 60 s, base]
+    expect(run({ from: '2026-11-29T11:59:30Z' })).toHaveLength(1000);
+    expect(run({ from: '2026-11-29T12:00:01Z' })).toHaveLength(0);
+    expect(run({ to: '2026-11-29T11:58:59Z' })).toHaveLength(0);
+    const r = query(ix, { ...EMPTY_FILTER, stream }, 'none', 'asc');
+    const counted = Object.fromEntries(ix.statuses.map((s, i) => [s, r.statusCounts[i]]));
+    expect(counted.ok).toBe(byStream.filter((x) => x.chunk.status === 'ok').length);
+    expect([...r.tagCounts].reduce((a, b) => a + b, 0)).toBe(byStream.length);
   });
 
-  it('sorts by size and age in both directions without touching the input', () => {
-    const before = rows.map((r) => r.id);
-    const big = filterAndSort(rows, { stream: '', tag: '', status: 'all' }, 'size', 'desc');
-    for (let i = 1; i < big.length; i++) expect(big[i - 1].chunk.fileSize).toBeGreaterThanOrEqual(big[i].chunk.fileSize);
-    const old = filterAndSort(rows, { stream: '', tag: '', status: 'all' }, 'age', 'asc');
-    for (let i = 1; i < old.length; i++) expect(old[i - 1].mtimeMs).toBeLessThanOrEqual(old[i].mtimeMs);
-    expect(rows.map((r) => r.id)).toEqual(before);
+  it('sorts on every column in both directions, unknown values last either way', () => {
+    const cmp = {
+      stream: (r: (typeof rows)[number]) => r.chunk.stream,
+      file: (r: (typeof rows)[number]) => r.chunk.name,
+      tag: (r: (typeof rows)[number]) => r.chunk.tag ?? '',
+      status: (r: (typeof rows)[number]) => r.chunk.status,
+      size: (r: (typeof rows)[number]) => r.chunk.fileSize,
+      records: (r: (typeof rows)[number]) => r.chunk.records ?? NaN,
+      age: (r: (typeof rows)[number]) => (r.chunk.mtime ? Date.parse(r.chunk.mtime) : NaN),
+    };
+    for (const [key, f] of Object.entries(cmp) as [Exclude<SortKey, 'none'>, (r: (typeof rows)[number]) => string | number][]) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const out = run({}, key, dir).map(f);
+        expect(out).toHaveLength(1000);
+        for (let i = 1; i < out.length; i++) {
+          const ok = dir === 'asc' ? out[i - 1] <= out[i] : out[i - 1] >= out[i];
+          if (!ok) throw new Error(`${key} ${dir}: ${String(out[i - 1])} before ${String(out[i])}`);
+        }
+      }
+    }
+    const withUnknown = syntheticReport(10, 1);
+    withUnknown.roots[0].streams[0].chunks[2].mtime = null;
+    const u = buildIndex(withUnknown);
+    for (const dir of ['asc', 'desc'] as const) expect(u.rows[[...query(u, EMPTY_FILTER, 'age', dir).ids].at(-1)!].chunk.mtime).toBeNull();
   });
 
-  it('toggleSort flips direction on the same key and starts size largest-first', () => {
+  it('toggleSort flips direction on the same key; size and records start largest-first, the rest A/oldest first', () => {
     useChunks.getState().toggleSort('size');
     expect(useChunks.getState()).toMatchObject({ sortKey: 'size', sortDir: 'desc' });
     useChunks.getState().toggleSort('size');
     expect(useChunks.getState().sortDir).toBe('asc');
     useChunks.getState().toggleSort('age');
     expect(useChunks.getState()).toMatchObject({ sortKey: 'age', sortDir: 'asc' });
+    useChunks.getState().toggleSort('tag');
+    expect(useChunks.getState()).toMatchObject({ sortKey: 'tag', sortDir: 'asc' });
+    useChunks.getState().showOnly('CHUNK_DAMAGED: 2 chunks', ['a/b', 'a/c'], null);
+    expect(useChunks.getState()).toMatchObject({ sortKey: 'none', filter: { status: 'all', paths: { chunkPaths: ['a/b', 'a/c'] } } });
   });
 });
 

@@ -14,6 +14,7 @@ import type { RequestResult } from '../../shared/contract';
 
 vi.mock('uplot', () => ({
   default: class {
+    static paths = { stepped: () => undefined };
     constructor(
       public opts: unknown,
       public data: unknown,
@@ -173,7 +174,13 @@ describe('Repair wizard and live watch', () => {
     client = makeClient({
       'repair.plan': ({ action }) =>
         action === 'undo'
-          ? { ...repairPlan, action: 'undo', planId: undoPlanId, summary: 'Put back 9', steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }] }
+          ? {
+              ...repairPlan,
+              action: 'undo',
+              planId: undoPlanId,
+              summary: 'Undo repair-index u-1 of 2026-11-29T12:00:00.000Z: Set the next index of s3.0 from 9 to 17',
+              steps: [{ ...repairPlan.steps[0], before: '17', after: '9' }],
+            }
           : repairPlan,
       'repair.apply': ({ planId }) => (planId === undoPlanId ? { ...result, action: 'undo', summary: 'restored 9', undoId: null } : result),
     });
@@ -201,7 +208,9 @@ describe('Repair wizard and live watch', () => {
     await waitFor(() => expect(client.calls.filter((c) => c.name === 'diagnose.run').length).toBeGreaterThan(1));
     expect(client.calls.some((c) => c.name === 'store.rescan')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Undo this change…' }));
-    await screen.findByText('Plan: Put back 9');
+    // an undo's headline says what it puts back, in reverse terms
+    await screen.findByText('Plan: Put back seq_index_0: 17 → 9');
+    expect(screen.getByText('Undoes repair-index u-1 of 2026-11-29T12:00:00.000Z: Set the next index of s3.0 from 9 to 17')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Bucket name to confirm'), { target: { value: 'bucket-a' } });
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await waitFor(() => expect(screen.getByTestId('apply-result').textContent).toContain('restored 9'));
@@ -253,7 +262,7 @@ describe('Index & S3', () => {
     expect(call.input).toEqual({ storeId: 'st-1', outputId: 0, documents: [{ name: 's3api-list-objects-v2.json', text: '{"Contents":[]}' }] });
     expect(screen.getByTestId('evidence-summary').textContent).toContain('Offline listing of bucket-a: 1 objects');
     expect(screen.getByTestId('index-chart').textContent).toContain('1 reset (red lines)');
-    expect(screen.getByTestId('collision').textContent).toContain('same-window');
+    expect(screen.getByTestId('collision').textContent).toContain('same tag, same second only');
   });
 });
 

@@ -1,5 +1,5 @@
-/** S3 evidence (live listing or offline import) and the diagnosis. */
-import { useEvidence, connectionInput } from '../state/evidence';
+/** S3 evidence (live listing, offline import by upload or by host path) and the diagnosis. */
+import { useEvidence, connectionInput, type ImportedDoc } from '../state/evidence';
 import { useSession } from '../state/session';
 import { describeError, isCancelled, runTask } from './run';
 
@@ -36,26 +36,66 @@ export async function listLive(): Promise<void> {
       'Listing the bucket',
     );
     useEvidence.getState().setEvidence(evidence);
+    useEvidence.getState().addImports([], true);
     await runDiagnosis();
   } catch (e) {
     useEvidence.getState().setError(isCancelled(e) ? 'Listing cancelled: nothing was compared.' : describeError(e, 'Listing the bucket'));
   }
 }
 
+export interface ImportOptions {
+  /** What the documents are (the checklist knows; the generic chooser lets the engine detect it). */
+  kind?: ImportedDoc['kind'];
+  /** Keep the documents imported before (a versions file next to the listing). */
+  add?: boolean;
+  /** Go back to the diagnosis (Overview) once imported. */
+  back?: boolean;
+}
+
+async function afterImport(docs: ImportedDoc[], opts: ImportOptions): Promise<void> {
+  useEvidence.getState().addImports(docs, !opts.add);
+  await runDiagnosis();
+  if (opts.back) useSession.getState().setView('overview');
+}
+
 /** Offline evidence: the text of `aws s3api list-objects-v2` / list-object-versions / list-multipart-uploads JSON files. */
-export async function importOffline(documents: { name: string; text: string }[]): Promise<void> {
+export async function importOffline(documents: { name: string; text: string }[], opts: ImportOptions = {}): Promise<void> {
   const opened = useSession.getState().opened;
   const ev = useEvidence.getState();
   if (!opened || documents.length === 0) return;
   ev.setError(null);
   ev.setBusy('offline');
   try {
-    const input = { storeId: opened.storeId, documents, ...(ev.outputId != null ? { outputId: ev.outputId } : {}) };
+    const input = { storeId: opened.storeId, documents, ...(ev.outputId != null ? { outputId: ev.outputId } : {}), ...(opts.add ? { add: true } : {}) };
     const evidence = await runTask('evidence.importOffline', input, 'Importing listings');
     useEvidence.getState().setEvidence(evidence);
-    await runDiagnosis();
+    await afterImport(
+      documents.map((d) => ({ name: d.name, kind: opts.kind ?? 'listing' })),
+      opts,
+    );
   } catch (e) {
     useEvidence.getState().setError(describeError(e, `Importing ${documents.map((d) => d.name).join(', ')}`));
+  }
+}
+
+/** The same from files on the engine's machine, by their paths. */
+export async function importFiles(kind: ImportedDoc['kind'], paths: string[], opts: Omit<ImportOptions, 'kind'> = {}): Promise<void> {
+  const opened = useSession.getState().opened;
+  const ev = useEvidence.getState();
+  const list = paths.map((p) => p.trim()).filter(Boolean);
+  if (!opened || list.length === 0) return;
+  ev.setError(null);
+  ev.setBusy('offline');
+  try {
+    const input = { storeId: opened.storeId, [kind]: list, ...(ev.outputId != null ? { outputId: ev.outputId } : {}), ...(opts.add ? { add: true } : {}) };
+    const evidence = await runTask('evidence.importFiles', input, `Reading ${list.join(', ')}`);
+    useEvidence.getState().setEvidence(evidence);
+    await afterImport(
+      list.map((name) => ({ name, kind })),
+      { ...opts, kind },
+    );
+  } catch (e) {
+    useEvidence.getState().setError(describeError(e, `Reading ${list.join(', ')}`));
   }
 }
 

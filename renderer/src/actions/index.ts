@@ -11,3 +11,6 @@ export * from './evidence';
 export * from './repair';
 export * from './report';
 export * from './theme';
+export * from './connection';
+export * from './history';
+export * from './nav';

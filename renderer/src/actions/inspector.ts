@@ -12,9 +12,9 @@ export async function inspectChunk(rootPath: string, chunkPath: string): Promise
   useSession.getState().setView('inspector');
   const client = getClient();
   try {
-    const { chunk, headerHex } = await client.request('chunk.inspect', { storeId: opened.storeId, rootPath, chunkPath });
+    const { chunk, headerHex, layout } = await client.request('chunk.inspect', { storeId: opened.storeId, rootPath, chunkPath });
     if (useInspector.getState().target?.chunkPath !== chunkPath) return;
-    useInspector.getState().setHeader(chunk, headerHex);
+    useInspector.getState().setHeader(chunk, headerHex, layout ?? []);
     await loadRecords(0);
   } catch (e) {
     useInspector.getState().setError(describeError(e, `Reading ${chunkPath}`));

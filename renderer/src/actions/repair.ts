@@ -7,6 +7,8 @@ import type { StoreApi } from 'zustand';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { cancelTask, describeError, isCancelled, runTask } from './run';
 import { runDiagnosis } from './evidence';
+import { loadHistory } from './history';
+import { loadStorage } from './store';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -71,7 +73,7 @@ export async function applyPlan(flow: Flow): Promise<void> {
     else flow.getState().fail(describeError(e, 'Applying'));
     return;
   }
-  await runDiagnosis();
+  await Promise.all([runDiagnosis(), loadStorage(), loadHistory()]);
 }
 
 export async function cancelApply(flow: Flow): Promise<void> {

@@ -1,23 +1,29 @@
-/** Opening, rescanning and closing stores; app info; recent list; live-watch events. */
+/** Opening (and landing on a store the door opened), rescanning and closing stores; the demo copy; app info; recent list; live-watch events. */
 import { getClient } from '../client';
 import { useChunks } from '../state/chunks';
 import { useEvidence } from '../state/evidence';
+import { useHistory } from '../state/history';
 import { useInspector } from '../state/inspector';
 import { useMultipart, useRepair, useReplay } from '../state/planFlow';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';
 import { runDiagnosis } from './evidence';
+import { loadSavedConnections } from './connection';
 
+/** App info, recent stores, and the store the door opened before the page loaded (`serve <path>`, `npm start`). */
 export async function loadAppInfo(): Promise<void> {
   const client = getClient();
   try {
-    const [info, recent] = await Promise.all([client.request('app.info', {}), client.request('store.recent', {})]);
+    const [info, recent, open] = await Promise.all([client.request('app.info', {}), client.request('store.recent', {}), client.request('store.list', {})]);
     useSession.getState().setAppInfo(info);
     useSession.getState().setRecent(recent.recent);
+    // Land on the store the engine already has open (the newest), unless the user opened one meanwhile.
+    if (open.stores.length > 0 && !useSession.getState().opened) await afterOpen(open.stores[0]);
   } catch (e) {
     useSession.getState().setError(describeError(e, 'Starting'));
   }
+  void loadSavedConnections();
 }
 
 function resetViews(): void {
@@ -27,11 +33,25 @@ function resetViews(): void {
   useRepair.getState().reset();
   useReplay.getState().reset();
   useMultipart.getState().reset();
+  useHistory.getState().reset();
 }
 
-async function afterOpen(opened: OpenedStore): Promise<void> {
+/** Where the data sits (engine's summary of the current report); a convenience, so failures stay quiet. */
+export async function loadStorage(): Promise<void> {
+  const opened = useSession.getState().opened;
+  if (!opened) return;
+  try {
+    const storage = await getClient().request('store.storage', { storeId: opened.storeId });
+    if (useSession.getState().opened?.storeId === opened.storeId) useSession.getState().setStorage(storage);
+  } catch {
+    useSession.getState().setStorage(null);
+  }
+}
+
+async function afterOpen(opened: OpenedStore, demoCopy: { path: string; from: string } | null = null): Promise<void> {
   resetViews();
   useSession.getState().setOpened(opened);
+  useSession.getState().setDemoCopy(demoCopy);
   if (opened.evidence) useEvidence.getState().setEvidence(opened.evidence);
   useSession.getState().setView('overview');
   try {
@@ -40,7 +60,7 @@ async function afterOpen(opened: OpenedStore): Promise<void> {
   } catch {
     /* the recent list is a convenience */
   }
-  await runDiagnosis();
+  await Promise.all([runDiagnosis(), loadStorage()]);
 }
 
 export async function openStore(path: string): Promise<boolean> {
@@ -61,19 +81,27 @@ export async function openStore(path: string): Promise<boolean> {
   }
 }
 
-export async function openDemo(): Promise<boolean> {
+async function openDemoWith(request: 'store.openDemo' | 'store.openDemoCopy', label: string): Promise<boolean> {
   useSession.getState().setError(null);
   useSession.getState().setOpening(true);
   try {
-    const opened = await runTask('store.openDemo', {}, 'Opening the demo store');
-    await afterOpen(opened);
+    if (request === 'store.openDemoCopy') {
+      const { copy, ...opened } = await runTask('store.openDemoCopy', {}, label);
+      await afterOpen(opened, copy);
+    } else await afterOpen(await runTask('store.openDemo', {}, label));
     return true;
   } catch (e) {
-    if (isCancelled(e)) useSession.getState().setNotice('Opening the demo store was cancelled.');
-    else useSession.getState().setError(describeError(e, 'Opening the demo store'));
+    if (isCancelled(e)) useSession.getState().setNotice(`${label} was cancelled.`);
+    else useSession.getState().setError(describeError(e, label));
     return false;
   }
 }
+
+/** The demo as shipped: a read-only archive. */
+export const openDemo = (): Promise<boolean> => openDemoWith('store.openDemo', 'Opening the demo store');
+
+/** A writable copy of the demo in a temp folder the engine makes (and names), so Repair and Undo can be tried. */
+export const openDemoCopy = (): Promise<boolean> => openDemoWith('store.openDemoCopy', 'Making a writable copy of the demo');
 
 export async function rescan(): Promise<void> {
   const opened = useSession.getState().opened;
@@ -83,7 +111,7 @@ export async function rescan(): Promise<void> {
     const next = await runTask('store.rescan', { storeId: opened.storeId }, 'Rescanning the store');
     useSession.getState().setOpened(next);
     useInspector.getState().clear();
-    await runDiagnosis();
+    await Promise.all([runDiagnosis(), loadStorage()]);
   } catch (e) {
     if (isCancelled(e)) useSession.getState().setNotice('Rescan cancelled: the views still show the previous scan.');
     else useSession.getState().setError(describeError(e, `Rescanning ${opened.report.source.path}`));

@@ -1,16 +1,25 @@
 /**
- * The dry run of a write, as the engine planned it: summary, why, steps with before/after diff,
- * warnings and refusals; then type-the-bucket-name to confirm, apply, and the verified result.
+ * The dry run of a write, as the engine planned it: refusals first (then nothing else is asked),
+ * summary (an undo says what it puts back), why, steps with before/after diff, Store Doctor's own
+ * writes (journal, backups), the process check, warnings; then type the confirm phrase, apply,
+ * and the verified result with what to do next (undo; protect the index after a repair). The
+ * command line that does the same is in a collapsible block.
  */
 import type { StoreApi, UseBoundStore } from 'zustand';
 import { applyPlan, cancelApply, planUndo } from '../actions/repair';
-import { canApply, expectedBucket, type PlanFlowState } from '../state/planFlow';
+import { canApply, expectedBucket, type Plan, type PlanFlowState } from '../state/planFlow';
 import { useEvidence } from '../state/evidence';
 import { selectWritesBlocked, useSession } from '../state/session';
 import { useTasks } from '../state/tasks';
 import { ErrorText } from './ErrorText';
 import { ProgressLine } from './TaskBar';
-import type { PlanStep } from '../../../shared/model';
+import { CliEquivalent } from './CliEquivalent';
+import { followStep } from './NextStep';
+import type { NextStep, PlanStep } from '../../../shared/model';
+
+export function blockingRefusals(plan: Plan, force: boolean): Plan['refusals'] {
+  return plan.refusals.filter((r) => !r.forceable || !force);
+}
 
 function StepDiff({ step }: { step: PlanStep }) {
   if (step.before === undefined && step.after === undefined) return null;
@@ -28,6 +37,46 @@ function StepDiff({ step }: { step: PlanStep }) {
   );
 }
 
+/** An undo's headline in its own terms: what it puts back (from its steps), then what it undoes. */
+function Headline({ plan }: { plan: Plan }) {
+  if (plan.action !== 'undo' || plan.steps.length === 0) return <h3>Plan: {plan.summary}</h3>;
+  const back = plan.steps.map((s) => `${s.target.split('/').pop()}: ${s.before ?? '(absent)'} → ${s.after ?? '(removed)'}`).join(', ');
+  return (
+    <>
+      <h3>Plan: Put back {back}</h3>
+      <p className="muted small">{plan.summary.replace(/^Undo /, 'Undoes ')}</p>
+    </>
+  );
+}
+
+/** The request the plan was made from, as a next step (for its command line). */
+function planStep(s: PlanFlowState): NextStep {
+  const p = s.params;
+  const input: Extract<NextStep['request'], { name: 'repair.plan' }>['input'] = { action: p.action };
+  if (p.outputId != null && p.action !== 'undo') input.outputId = p.outputId;
+  if (p.action === 'repair-index' && /^\d+$/.test(p.value.trim())) input.value = Number(p.value.trim());
+  if (p.action === 'protect-index') input.method = p.method;
+  if (p.action === 'replay' && p.includeActive) input.includeActive = true;
+  if (p.action === 'multipart') {
+    if (p.multipartDecision !== 'auto') input.multipartDecision = p.multipartDecision;
+    if (p.abortOrphans) input.abortOrphans = true;
+  }
+  return { label: s.plan?.summary ?? p.action, request: { name: 'repair.plan', input } };
+}
+
+/** After an index repair: protect the index now, with the step the diagnosis recommends. */
+function ProtectNow({ outputId }: { outputId: number | null }) {
+  const diagnosis = useEvidence((x) => x.diagnosis);
+  const f = diagnosis?.outputs.find((o) => o.id === outputId)?.findings.find((x) => x.code === 'SEQUENCE_UNPROTECTED');
+  const step = f?.next.find((n) => n.request.name === 'repair.plan' && n.request.input.action === 'protect-index');
+  if (!step) return null;
+  return (
+    <button type="button" className="primary" onClick={() => followStep(step)} data-testid="protect-now">
+      Protect now →
+    </button>
+  );
+}
+
 export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore<StoreApi<PlanFlowState>>; applyLabel?: string }) {
   const s = flow();
   const roots = useSession((x) => x.opened?.report.roots ?? []);
@@ -39,12 +88,28 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
   const plan = s.plan;
   if (!plan) return null;
   const expected = expectedBucket(plan, roots, outputBucket);
-  const blockingRefusals = plan.refusals.filter((r) => !r.forceable || !s.params.force);
+  const blocking = blockingRefusals(plan, s.params.force);
   const ready = canApply(s, expected, writesBlocked);
   const result = s.phase === 'applied' ? s.result : null;
   return (
     <section className="card plan" aria-label="Plan">
-      <h3>Plan: {plan.summary}</h3>
+      {plan.refusals.length > 0 && (
+        <div className="refusals" data-testid="refusals">
+          {plan.refusals.map((r, i) => (
+            <p key={i} className="error" role="alert">
+              Refused: {r.reason}
+              {r.forceable ? ' (can be overridden with Force)' : ''}
+            </p>
+          ))}
+          {plan.refusals.some((r) => r.forceable) && (
+            <label className="check">
+              <input type="checkbox" checked={s.params.force} onChange={(e) => flow.setState({ params: { ...s.params, force: e.target.checked } })} /> Force (I
+              understand the refusal above)
+            </label>
+          )}
+        </div>
+      )}
+      <Headline plan={plan} />
       {plan.why.length > 0 && (
         <ul className="why">
           {plan.why.map((w, i) => (
@@ -52,56 +117,59 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           ))}
         </ul>
       )}
-      <ol className="steps">
-        {plan.steps.map((step, i) => (
-          <li key={i}>
-            <div>
-              <code className="kind">{step.kind}</code> <code>{step.target}</code>
+      {blocking.length === 0 && (
+        <>
+          <ol className="steps">
+            {plan.steps.map((step, i) => (
+              <li key={i}>
+                <div>
+                  <code className="kind">{step.kind}</code> <code>{step.target}</code>
+                </div>
+                <div className="muted">{step.description}</div>
+                <StepDiff step={step} />
+              </li>
+            ))}
+          </ol>
+          {plan.steps.length === 0 && <p className="muted">Nothing to do.</p>}
+          {plan.bookkeeping && plan.bookkeeping.length > 0 && (
+            <div className="bookkeeping" data-testid="bookkeeping">
+              <h4>Store Doctor's own writes (for undo)</h4>
+              <ul>
+                {plan.bookkeeping.map((b, i) => (
+                  <li key={i}>
+                    <code className="kind">{b.kind}</code> <code>{b.target}</code> <span className="muted">— {b.description}</span>
+                  </li>
+                ))}
+              </ul>
             </div>
-            <div className="muted">{step.description}</div>
-            <StepDiff step={step} />
-          </li>
-        ))}
-      </ol>
-      {plan.steps.length === 0 && <p className="muted">Nothing to do.</p>}
+          )}
+          {plan.processCheck && (
+            <p className={plan.processCheck.processes.length ? 'error' : 'ok-text'} data-testid="process-check">
+              {plan.processCheck.processes.length ? '✗ ' : '✓ '}
+              {plan.processCheck.text}
+            </p>
+          )}
+        </>
+      )}
       {plan.warnings.map((w, i) => (
         <p key={i} className="warning-text">
           ⚠ {w}
         </p>
       ))}
-      {plan.refusals.map((r, i) => (
-        <p key={i} className="error">
-          Refused: {r.reason}
-          {r.forceable ? ' (can be overridden with Force)' : ''}
-        </p>
-      ))}
-      {plan.refusals.some((r) => r.forceable) && (
-        <label className="check">
-          <input type="checkbox" checked={s.params.force} onChange={(e) => flow.setState({ params: { ...s.params, force: e.target.checked } })} /> Force (I
-          understand the refusal above)
-        </label>
-      )}
-      {s.phase === 'review' && blockingRefusals.length === 0 && plan.steps.length > 0 && (
+      <CliEquivalent steps={[planStep(s)]} title="The same on the command line" />
+      {s.phase === 'review' && blocking.length === 0 && plan.steps.length > 0 && (
         <div className="confirm">
           <label>
             <span>
-              Type the bucket name
-              {expected ? (
-                <>
-                  {' '}
-                  <code>{expected}</code>
-                </>
-              ) : (
-                ''
-              )}{' '}
-              to confirm
+              Type {expected ? <code>{expected}</code> : 'the bucket name'} to confirm
+              {expected?.includes('/') ? ' (several outputs share this bucket: bucket/output)' : ''}
             </span>
             <input
               type="text"
               value={s.confirmText}
               autoComplete="off"
               spellCheck={false}
-              aria-label="Bucket name to confirm"
+              aria-label={expected?.includes('/') ? 'Bucket and output to confirm' : 'Bucket name to confirm'}
               onChange={(e) => s.setConfirm(e.target.value)}
             />
           </label>
@@ -131,11 +199,17 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
               ⚠ {w}
             </p>
           ))}
-          {result.undoId && result.action !== 'undo' && (
-            <button type="button" onClick={() => void planUndo(flow)}>
-              Undo this change…
+          <div className="row-form">
+            {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
+            {result.undoId && result.action !== 'undo' && (
+              <button type="button" onClick={() => void planUndo(flow)}>
+                Undo this change…
+              </button>
+            )}
+            <button type="button" className="small" onClick={() => useSession.getState().setView('history')}>
+              History →
             </button>
-          )}
+          </div>
         </div>
       )}
       {s.phase === 'applying' && s.taskId && !task && (

@@ -1,12 +1,22 @@
-/** S3 evidence (live or offline), the diagnosis made from it, and the connection form. */
+/**
+ * S3 evidence (live or offline), the diagnosis made from it, the connection form, the resolved
+ * S3 target of the chosen output with its last connection test, and the connections saved per
+ * bucket. View state and engine results only.
+ */
 import { create } from 'zustand';
-import type { Diagnosis, S3Evidence } from '../../../shared/model';
+import type { ConnectionTest, Diagnosis, S3Evidence, S3Target, SavedConnection } from '../../../shared/model';
 
 export interface ConnectionForm {
   profile: string;
   region: string;
   endpoint: string;
   pathStyle: boolean;
+}
+
+/** An offline document imported in this session, by role (for the command-line equivalent). */
+export interface ImportedDoc {
+  name: string;
+  kind: 'listing' | 'versions' | 'multipart';
 }
 
 export interface EvidenceState {
@@ -16,12 +26,23 @@ export interface EvidenceState {
   diagnosis: Diagnosis | null;
   busy: 'live' | 'offline' | 'diagnose' | null;
   error: string | null;
+  imports: ImportedDoc[];
+  /** The resolved target of `outputId` for the form (connection.describe). */
+  target: S3Target | null;
+  test: ConnectionTest | null;
+  testing: boolean;
+  saved: SavedConnection[];
   setOutputId(id: number | null): void;
   setConnection(patch: Partial<ConnectionForm>): void;
   setEvidence(evidence: S3Evidence | null): void;
   setDiagnosis(diagnosis: Diagnosis | null): void;
   setBusy(busy: EvidenceState['busy']): void;
   setError(error: string | null): void;
+  addImports(docs: ImportedDoc[], replace: boolean): void;
+  setTarget(target: S3Target | null): void;
+  setTest(test: ConnectionTest | null): void;
+  setTesting(testing: boolean): void;
+  setSaved(saved: SavedConnection[]): void;
   reset(): void;
 }
 
@@ -32,16 +53,31 @@ const initial = {
   diagnosis: null,
   busy: null,
   error: null,
+  imports: [],
+  target: null,
+  test: null,
+  testing: false,
 };
 
 export const useEvidence = create<EvidenceState>()((set, get) => ({
   ...initial,
-  setOutputId: (outputId) => set({ outputId }),
-  setConnection: (patch) => set({ connection: { ...get().connection, ...patch } }),
+  saved: [],
+  setOutputId: (outputId) => set(outputId === get().outputId ? {} : { outputId, target: null, test: null }),
+  // a changed form invalidates the last test: it was of another connection
+  setConnection: (patch) => set({ connection: { ...get().connection, ...patch }, test: null }),
   setEvidence: (evidence) => set({ evidence }),
   setDiagnosis: (diagnosis) => set({ diagnosis }),
   setBusy: (busy) => set({ busy }),
   setError: (error) => set({ error, busy: null }),
+  addImports: (docs, replace) => {
+    const names = new Set(docs.map((d) => d.name));
+    set({ imports: [...(replace ? [] : get().imports.filter((d) => !names.has(d.name))), ...docs] });
+  },
+  setTarget: (target) => set({ target }),
+  setTest: (test) => set({ test, testing: false }),
+  setTesting: (testing) => set({ testing }),
+  setSaved: (saved) => set({ saved }),
+  // saved connections belong to the engine's state, not to the store: they stay
   reset: () => set(initial),
 }));
 
@@ -53,4 +89,10 @@ export function connectionInput(form: ConnectionForm): { profile?: string; regio
   if (form.endpoint.trim()) out.endpoint = form.endpoint.trim();
   if (form.pathStyle) out.pathStyle = true;
   return out;
+}
+
+/** The form for a saved connection (fields it does not set stay blank: the config's values apply). */
+export function formOf(saved: SavedConnection | undefined): ConnectionForm {
+  const c = saved?.connection ?? {};
+  return { profile: c.profile ?? '', region: c.region ?? '', endpoint: c.endpoint ?? '', pathStyle: !!c.pathStyle };
 }

@@ -11,3 +11,4 @@ export * from './evidence';
 export * from './planFlow';
 export * from './tasks';
 export * from './theme';
+export * from './history';

@@ -1,9 +1,9 @@
 /** The opened store, app info, recent stores, navigation and the live-watch flag. View state only. */
 import { create } from 'zustand';
 import type { EventPayloads, OpenedStore, RequestResult } from '../../../shared/contract';
-import type { FluentBitConfig } from '../../../shared/model';
+import type { FluentBitConfig, StorageSummary } from '../../../shared/model';
 
-export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'export';
+export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'history' | 'export';
 
 export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'open', label: 'Open', needsStore: false },
@@ -14,8 +14,12 @@ export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'repair', label: 'Repair', needsStore: true },
   { name: 'replay', label: 'Replay', needsStore: true },
   { name: 'multipart', label: 'Multipart', needsStore: true },
+  { name: 'history', label: 'History', needsStore: true },
   { name: 'export', label: 'Export', needsStore: true },
 ];
+
+/** The key of a view's Alt shortcut: 1…9, then 0. */
+export const viewKey = (i: number): string => String((i + 1) % 10);
 
 export interface SessionState {
   view: ViewName;
@@ -29,6 +33,11 @@ export interface SessionState {
   error: string | null;
   /** A neutral sentence about the last action (e.g. a cancelled scan): not an error. */
   notice: string | null;
+  /** The open store is a writable copy of the demo the engine made here. */
+  demoCopy: { path: string; from: string } | null;
+  /** Where the data of the open store sits (engine's store.storage). */
+  storage: StorageSummary | null;
+  sidebarCollapsed: boolean;
   setView(view: ViewName): void;
   setAppInfo(info: RequestResult<'app.info'>): void;
   setRecent(recent: { path: string; openedAt: string }[]): void;
@@ -38,6 +47,9 @@ export interface SessionState {
   storeChanged(event: EventPayloads['store.changed']): void;
   setError(error: string | null): void;
   setNotice(notice: string | null): void;
+  setDemoCopy(copy: { path: string; from: string } | null): void;
+  setStorage(storage: StorageSummary | null): void;
+  setSidebarCollapsed(collapsed: boolean): void;
   close(): void;
 }
 
@@ -51,13 +63,26 @@ export const useSession = create<SessionState>()((set, get) => ({
   opening: false,
   error: null,
   notice: null,
-  setView: (view) => set({ view }),
+  demoCopy: null,
+  storage: null,
+  sidebarCollapsed: false,
+  // Alerts belong to the view they were raised in: navigating clears them.
+  setView: (view) => set(view === get().view ? { view } : { view, error: null, notice: null }),
   setAppInfo: (appInfo) => set({ appInfo }),
   setRecent: (recent) => set({ recent }),
   setOpening: (opening) => set({ opening }),
   setOpened: (opened) => {
     const same = get().opened?.storeId === opened.storeId;
-    set({ opened, config: opened.config ?? (same ? get().config : null), changed: null, error: null, notice: null, opening: false });
+    set({
+      opened,
+      config: opened.config ?? (same ? get().config : null),
+      demoCopy: same ? get().demoCopy : null,
+      storage: same ? get().storage : null,
+      changed: null,
+      error: null,
+      notice: null,
+      opening: false,
+    });
   },
   setConfig: (config) => set({ config }),
   storeChanged: (event) => {
@@ -65,7 +90,10 @@ export const useSession = create<SessionState>()((set, get) => ({
   },
   setError: (error) => set({ error, notice: null, opening: false }),
   setNotice: (notice) => set({ notice, error: null, opening: false }),
-  close: () => set({ opened: null, config: null, changed: null, view: 'open' }),
+  setDemoCopy: (demoCopy) => set({ demoCopy }),
+  setStorage: (storage) => set({ storage }),
+  setSidebarCollapsed: (sidebarCollapsed) => set({ sidebarCollapsed }),
+  close: () => set({ opened: null, config: null, changed: null, view: 'open', demoCopy: null, storage: null }),
 }));
 
 /** Writes (repair, replay, multipart) are blocked while the store changed on disk since the last scan. */

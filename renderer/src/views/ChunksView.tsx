@@ -1,29 +1,21 @@
-/** Every chunk in a virtualized table (100k+ rows): filter by stream, tag, status; sort by age or size. */
-import { memo, useDeferredValue, useMemo, useRef, type KeyboardEvent } from 'react';
+/**
+ * Every chunk in a virtualized table (100k+ rows): filter by stream, tag, status, record time or a
+ * finding's chunks; counts per status and tag (click one to filter); sort on every column; `/`
+ * focuses the tag filter; arrow keys move between rows.
+ */
+import { memo, useDeferredValue, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { inspectChunk } from '../actions/inspector';
-import { filterAndSort, flattenChunks, streamNames, useChunks, type ChunkRow, type StatusFilter } from '../state/chunks';
+import { buildIndex, query, useChunks, type ChunkRow, type SortKey, type StatusFilter } from '../state/chunks';
 import { useSession } from '../state/session';
 import { Badge } from '../components/Badge';
-import { formatAge, formatBytes, formatCount } from '../format';
-
-const STATUSES: { value: StatusFilter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'damaged', label: 'Damaged (rejected by Fluent Bit)' },
-  { value: 'ok', label: 'ok' },
-  { value: 'legacy-length', label: 'legacy-length' },
-  { value: 'zero-byte', label: 'zero-byte' },
-  { value: 'too-short', label: 'too-short' },
-  { value: 'bad-magic', label: 'bad-magic' },
-  { value: 'truncated', label: 'truncated' },
-  { value: 'crc-mismatch', label: 'crc-mismatch' },
-  { value: 'unreadable', label: 'unreadable' },
-];
+import { formatAge, formatBytes, formatCount, formatTime } from '../format';
+import { ChunkFilters } from './ChunkFilters';
 
 const ROW_HEIGHT = 34;
 
-function statusKind(status: string): string {
-  return status === 'ok' ? 'ok' : status === 'legacy-length' || status === 'zero-byte' ? 'warning' : 'error';
+export function statusKind(status: string): string {
+  return status === 'ok' ? 'ok' : status === 'legacy-length' || status === 'zero-byte' || status === 'unreadable' ? 'warning' : 'error';
 }
 
 /** Memoized: while scrolling only rows entering the window render. */
@@ -40,7 +32,7 @@ const Row = memo(function Row({ row, index, top, selected, now }: { row: ChunkRo
       data-testid="chunk-row"
       data-index={index}
       data-path={c.path}
-      title={c.message}
+      title={`${c.path}: ${c.message}`}
       onClick={() => {
         useChunks.getState().select(row.id);
         void inspectChunk(row.rootPath, c.path);
@@ -64,114 +56,100 @@ const Row = memo(function Row({ row, index, top, selected, now }: { row: ChunkRo
       <span role="cell" className="c-num">
         {formatCount(c.records)}
       </span>
-      <span role="cell" className="c-num">
+      <span role="cell" className="c-num" title={c.mtime ? `modified ${formatTime(c.mtime)}` : undefined}>
         {formatAge(c.mtime, now)}
       </span>
     </button>
   );
 });
 
+const COLUMNS: { key: Exclude<SortKey, 'none'>; label: string; num?: boolean }[] = [
+  { key: 'stream', label: 'Stream' },
+  { key: 'file', label: 'File' },
+  { key: 'tag', label: 'Tag' },
+  { key: 'status', label: 'Status' },
+  { key: 'size', label: 'On disk', num: true },
+  { key: 'records', label: 'Records', num: true },
+  { key: 'age', label: 'Age', num: true },
+];
+
 export function ChunksView() {
   const report = useSession((s) => s.opened?.report ?? null);
   const { filter, sortKey, sortDir, selectedId } = useChunks();
-  const all = useMemo(() => flattenChunks(report), [report]);
-  const streams = useMemo(() => streamNames(all), [all]);
+  const index = useMemo(() => buildIndex(report), [report]);
   const deferredTag = useDeferredValue(filter.tag);
-  const rows = useMemo(
-    () => filterAndSort(all, { ...filter, tag: deferredTag }, sortKey, sortDir),
-    [all, filter.stream, filter.status, deferredTag, sortKey, sortDir], // eslint-disable-line react-hooks/exhaustive-deps
+  const deferredFrom = useDeferredValue(filter.from);
+  const deferredTo = useDeferredValue(filter.to);
+  const result = useMemo(
+    () => query(index, { ...filter, tag: deferredTag, from: deferredFrom, to: deferredTo }, sortKey, sortDir),
+    [index, filter.stream, filter.status, filter.paths, deferredTag, deferredFrom, deferredTo, sortKey, sortDir], // eslint-disable-line react-hooks/exhaustive-deps
   );
+  const ids = result.ids;
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const now = useMemo(() => Date.now(), [report]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.key !== '/' || e.altKey || e.ctrlKey || e.metaKey || (t && /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      e.preventDefault();
+      document.getElementById('chunk-tag-filter')?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   // Arrow keys / Home / End move between rows (the table is virtualized, so scroll first, then focus).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const current = Number((document.activeElement as HTMLElement | null)?.dataset.index ?? -1);
-    const next =
-      e.key === 'ArrowDown'
-        ? current + 1
-        : e.key === 'ArrowUp'
-          ? current - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? rows.length - 1
-              : e.key === 'PageDown'
-                ? current + 15
-                : e.key === 'PageUp'
-                  ? current - 15
-                  : null;
-    if (next == null || rows.length === 0) return;
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: ids.length - 1,
+      PageDown: current + 15,
+      PageUp: current - 15,
+    };
+    const next = moves[e.key];
+    if (next === undefined || ids.length === 0) return;
     e.preventDefault();
-    const target = Math.max(0, Math.min(rows.length - 1, next));
+    const target = Math.max(0, Math.min(ids.length - 1, next));
     virtualizer.scrollToIndex(target, { align: 'auto' });
     requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-index="${target}"]`)?.focus());
   };
-  const sortArrow = (key: 'age' | 'size') => (sortKey === key ? (sortDir === 'asc' ? ' ▲' : ' ▼') : '');
-  const ariaSort = (key: 'age' | 'size') => (sortKey === key ? (sortDir === 'asc' ? 'ascending' : 'descending') : 'none');
+  const ariaSort = (key: SortKey) => (sortKey === key ? (sortDir === 'asc' ? 'ascending' : 'descending') : 'none');
+  const arrow = (key: SortKey) => (sortKey === key ? (sortDir === 'asc' ? ' ▲' : ' ▼') : '');
+  const statusCounts = index.statuses.map((s, i) => ({ value: s as StatusFilter, n: result.statusCounts[i] })).filter((x) => x.n > 0);
+  const tagCounts = index.tags
+    .map((t, i) => ({ value: t, n: result.tagCounts[i] }))
+    .filter((x) => x.n > 0)
+    .sort((a, b) => b.n - a.n)
+    .slice(0, 8);
 
   return (
     <div className="view view-fill">
       <h2>Chunks</h2>
-      <div className="filters" role="search">
-        <label>
-          Stream
-          <select value={filter.stream} onChange={(e) => useChunks.getState().setFilter({ stream: e.target.value })}>
-            <option value="">All streams</option>
-            {streams.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Tag contains
-          <input type="search" value={filter.tag} placeholder="app.web" onChange={(e) => useChunks.getState().setFilter({ tag: e.target.value })} />
-        </label>
-        <label>
-          Status
-          <select value={filter.status} onChange={(e) => useChunks.getState().setFilter({ status: e.target.value as StatusFilter })}>
-            {STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="muted" aria-live="polite" data-testid="chunk-count">
-          {formatCount(rows.length)} of {formatCount(all.length)} chunks
-        </span>
-      </div>
-      <div className="table" role="table" aria-label="Chunks" aria-rowcount={rows.length + 1}>
+      <ChunkFilters streams={index.streams} shown={ids.length} total={index.rows.length} statusCounts={statusCounts} tagCounts={tagCounts} />
+      <div className="table" role="table" aria-label="Chunks" aria-rowcount={ids.length + 1}>
         <div className="thead" role="row" aria-rowindex={1}>
-          <span role="columnheader">Stream</span>
-          <span role="columnheader">File</span>
-          <span role="columnheader">Tag</span>
-          <span role="columnheader">Status</span>
-          <span role="columnheader" aria-sort={ariaSort('size')} className="c-num">
-            <button type="button" className="th-button" onClick={() => useChunks.getState().toggleSort('size')}>
-              Size{sortArrow('size')}
-            </button>
-          </span>
-          <span role="columnheader" className="c-num">
-            Records
-          </span>
-          <span role="columnheader" aria-sort={ariaSort('age')} className="c-num">
-            <button type="button" className="th-button" onClick={() => useChunks.getState().toggleSort('age')}>
-              Age{sortArrow('age')}
-            </button>
-          </span>
+          {COLUMNS.map((c) => (
+            <span key={c.key} role="columnheader" aria-sort={ariaSort(c.key)} className={c.num ? 'c-num' : undefined}>
+              <button type="button" className="th-button" onClick={() => useChunks.getState().toggleSort(c.key)}>
+                {c.label}
+                {arrow(c.key)}
+              </button>
+            </span>
+          ))}
         </div>
         <div className="tbody" ref={scroller} data-testid="chunk-scroller" onKeyDown={onKeyDown}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((v) => (
-              <Row key={rows[v.index].id} row={rows[v.index]} index={v.index} top={v.start} selected={rows[v.index].id === selectedId} now={now} />
-            ))}
+            {virtualizer.getVirtualItems().map((v) => {
+              const row = index.rows[ids[v.index]];
+              return <Row key={row.id} row={row} index={v.index} top={v.start} selected={row.id === selectedId} now={now} />;
+            })}
           </div>
         </div>
-        {rows.length === 0 && <p className="muted empty">No chunk matches these filters.</p>}
+        {ids.length === 0 && <p className="muted empty">No chunk matches these filters.</p>}
       </div>
     </div>
   );

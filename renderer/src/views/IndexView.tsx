@@ -1,39 +1,16 @@
-/** Index & S3: live listing or offline listing import, the index-vs-time chart, collision analysis. */
+/** Index & S3: live listing (with its resolved S3 target) or offline listing import, the index-vs-time chart, collision analysis with a worked example. */
 import { listLive } from '../actions/evidence';
+import type { OutputDiagnosis } from '../../../shared/model';
 import { OfflineImport } from '../components/OfflineImport';
+import { ConnectionFields, OutputPicker, S3TargetPanel } from '../components/S3Connection';
 import { useEvidence } from '../state/evidence';
-import { useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
 import { IndexChart } from '../components/IndexChart';
 import { Badge } from '../components/Badge';
 import { formatCount, safeIndexText } from '../format';
 
-function OutputPicker() {
-  const config = useSession((s) => s.config);
-  const diagnosis = useEvidence((s) => s.diagnosis);
-  const outputId = useEvidence((s) => s.outputId);
-  const options = new Map<number, string>();
-  for (const o of config?.outputs ?? []) if (o.s3) options.set(o.id, `${o.displayName} → ${o.s3.bucket}`);
-  for (const o of diagnosis?.outputs ?? []) if (!options.has(o.id)) options.set(o.id, `${o.displayName} → ${o.bucket}`);
-  if (options.size === 0) return <p className="muted">No S3 output known yet: load the Fluent Bit config in the Open view.</p>;
-  return (
-    <label>
-      Output
-      <select value={outputId ?? ''} onChange={(e) => useEvidence.getState().setOutputId(e.target.value === '' ? null : Number(e.target.value))}>
-        {[...options].map(([id, label]) => (
-          <option key={id} value={id}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 function Connection() {
-  const c = useEvidence((s) => s.connection);
   const busy = useEvidence((s) => s.busy);
-  const set = useEvidence.getState().setConnection;
   return (
     <form
       className="card"
@@ -45,28 +22,32 @@ function Connection() {
     >
       <h3>List the bucket</h3>
       <p className="muted small">Credentials come from the AWS default chain of the machine running the engine (environment, profile, SSO, role).</p>
-      <div className="grid-form">
-        <label>
-          Profile
-          <input type="text" value={c.profile} placeholder="default" onChange={(e) => set({ profile: e.target.value })} />
-        </label>
-        <label>
-          Region
-          <input type="text" value={c.region} placeholder="from the config" onChange={(e) => set({ region: e.target.value })} />
-        </label>
-        <label>
-          Endpoint
-          <input type="url" value={c.endpoint} placeholder="https://s3.amazonaws.com" onChange={(e) => set({ endpoint: e.target.value })} />
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={c.pathStyle} onChange={(e) => set({ pathStyle: e.target.checked })} /> Path-style addressing
-        </label>
-      </div>
       <OutputPicker />
+      <ConnectionFields />
       <button type="submit" className="primary" disabled={busy != null}>
         {busy === 'live' ? 'Listing…' : 'List and compare'}
       </button>
     </form>
+  );
+}
+
+const STATE_TEXT = {
+  exists: 'the bucket holds this key: the next start overwrites it',
+  free: 'no such key in the evidence, which covers it',
+  unknown: 'the evidence does not cover this key',
+} as const;
+
+function WorkedExample({ keys }: { keys: NonNullable<OutputDiagnosis['nextKeys']> }) {
+  return (
+    <ul className="worked" data-testid="worked-example">
+      {keys.map((k) => (
+        <li key={k.key}>
+          The next start writes <code>{k.key}</code> ($INDEX {k.index}
+          {k.tag ? `, tag ${k.tag}` : ''}): <Badge kind={k.state === 'exists' ? 'error' : k.state === 'free' ? 'ok' : 'warning'}>{k.state}</Badge>{' '}
+          <span className="muted small">{STATE_TEXT[k.state]}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -83,6 +64,7 @@ export function IndexView() {
         <Connection />
         <OfflineImport title="Or import listings" />
       </div>
+      <S3TargetPanel what="the listing" />
       <ErrorText error={error} />
       {evidence && (
         <section className="card" data-testid="evidence-summary">
@@ -111,11 +93,11 @@ export function IndexView() {
           <dl className="stats">
             <div>
               <dt>Persisted next index</dt>
-              <dd>{out.persistedNextIndex ?? 'missing'}</dd>
+              <dd>{out.persistedNextIndex == null ? 'missing' : formatCount(out.persistedNextIndex)}</dd>
             </div>
             <div>
               <dt>Highest index in bucket</dt>
-              <dd>{out.highestIndexInBucket ?? '—'}</dd>
+              <dd>{out.highestIndexInBucketText ?? formatCount(out.highestIndexInBucket)}</dd>
             </div>
             <div>
               <dt>Safe next index</dt>
@@ -128,12 +110,15 @@ export function IndexView() {
               </dd>
             </div>
           </dl>
-          <IndexChart timeline={out.timeline} resets={out.resets} persistedNextIndex={out.persistedNextIndex} />
+          <IndexChart timeline={out.timeline} resets={out.resets} persistedNextIndex={out.persistedNextIndex} safeNextIndex={out.safeNextIndex} />
           <h4>Collision analysis</h4>
           <p data-testid="collision">
-            <Badge kind={out.collision.risk === 'always' || out.collision.risk === 'same-window' ? 'error' : 'ok'}>{out.collision.risk}</Badge>{' '}
+            <Badge kind={out.collision.risk === 'always' || out.collision.risk === 'same-window' ? 'error' : 'ok'}>
+              {out.collision.riskText ?? out.collision.risk}
+            </Badge>{' '}
             {out.collision.explanation}
           </p>
+          {out.nextKeys && out.nextKeys.length > 0 && <WorkedExample keys={out.nextKeys} />}
           <p className="muted small">
             $INDEX {out.collision.hasIndex ? 'yes' : 'no'} · $UUID {out.collision.hasUuid ? 'yes' : 'no'} · $TAG {out.collision.hasTag ? 'yes' : 'no'} · time
             resolution {out.collision.timeResolutionSeconds == null ? 'none' : `${out.collision.timeResolutionSeconds} s`} · listing prefix{' '}

@@ -1,10 +1,15 @@
-/** One chunk: header fields, hex of the header, and its records page by page as JSON. */
+/** One chunk: header fields, an annotated hex dump of its first bytes, and its records page by page as NDJSON with search. */
 import { loadRecords } from '../actions/inspector';
 import { RECORDS_PAGE_SIZE, useInspector } from '../state/inspector';
 import { useSession } from '../state/session';
 import { Badge } from '../components/Badge';
+import { CopyButton } from '../components/CopyButton';
 import { ErrorText } from '../components/ErrorText';
-import { formatBytes, formatCount, formatTime, hexRows } from '../format';
+import { HexDump, LayoutTable } from '../components/HexDump';
+import { RecordsList } from '../components/RecordsList';
+import { Time } from '../components/Time';
+import { formatBytes, formatCount } from '../format';
+import { statusKind } from './ChunksView';
 import type { ReactNode } from 'react';
 import type { ChunkInfo } from '../../../shared/model';
 
@@ -14,16 +19,16 @@ function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
     [
       'Status',
       <>
-        <Badge kind={chunk.status === 'ok' ? 'ok' : 'error'}>{chunk.status}</Badge> {chunk.message}
+        <Badge kind={statusKind(chunk.status)}>{chunk.status}</Badge> {chunk.message}
       </>,
     ],
     ['Fluent Bit will', chunk.fluentBitAction],
-    ['File size', `${formatCount(chunk.fileSize)} bytes (${formatBytes(chunk.fileSize)})`],
-    ['Modified', formatTime(chunk.mtime)],
+    ['On disk', `${formatCount(chunk.fileSize)} bytes (${formatBytes(chunk.fileSize)})`],
+    ['Modified', <Time key="mt" iso={chunk.mtime} />],
     ['CRC field', chunk.crcField ?? '—'],
     ['CRC computed', chunk.crcComputed ?? '—'],
     ['Content length field', formatCount(chunk.contentLengthField)],
-    ['Content length (resolved)', formatCount(chunk.contentLength)],
+    ['Content length (resolved)', chunk.contentLength == null ? '—' : `${formatCount(chunk.contentLength)} bytes of records`],
     ['Metadata length', formatCount(chunk.metaLength)],
     ['Tag / metadata', chunk.tag != null ? <code key="t">{chunk.tag}</code> : '—'],
     [
@@ -37,8 +42,8 @@ function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
       ),
     ],
     ['Records', formatCount(chunk.records) + (chunk.badLines ? ` (${chunk.badLines} lines are not JSON objects)` : '')],
-    ['First record', formatTime(chunk.firstRecordTime)],
-    ['Last record', formatTime(chunk.lastRecordTime)],
+    ['First record', <Time key="fr" iso={chunk.firstRecordTime} />],
+    ['Last record', <Time key="lr" iso={chunk.lastRecordTime} />],
     ['Slack after end is zero', chunk.slackZero == null ? '—' : chunk.slackZero ? 'yes' : 'no'],
   ];
   return (
@@ -77,7 +82,7 @@ function Multipart({ chunk }: { chunk: ChunkInfo }) {
 }
 
 export function InspectorView() {
-  const { target, chunk, headerHex, page, loading, error } = useInspector();
+  const { target, chunk, headerHex, layout, page, loading, error } = useInspector();
   const storeOpen = useSession((s) => !!s.opened);
   if (!storeOpen) return null;
   if (!target) {
@@ -93,7 +98,7 @@ export function InspectorView() {
   return (
     <div className="view">
       <h2>
-        Inspector <code className="subtle">{target.chunkPath}</code>
+        Inspector <code className="subtle">{target.chunkPath}</code> <CopyButton text={`${target.rootPath}/${target.chunkPath}`} label="Copy path" />
       </h2>
       <ErrorText error={error} />
       {chunk && (
@@ -104,13 +109,16 @@ export function InspectorView() {
           </section>
           <section className="card">
             <h3>Header bytes</h3>
-            <pre className="hex" data-testid="header-hex" aria-label="Hex dump of the header">
-              {hexRows(headerHex ?? '')
-                .map((r) => `${r.offset}  ${r.hex.padEnd(47)}  ${r.ascii}`)
-                .join('\n')}
-            </pre>
+            <HexDump layout={layout} headerHex={headerHex ?? ''} />
+            <p className="muted small">Coloured by field; the fields are explained below.</p>
           </section>
         </div>
+      )}
+      {chunk && layout.length > 0 && (
+        <section className="card">
+          <h3>What the bytes say</h3>
+          <LayoutTable layout={layout} />
+        </section>
       )}
       {chunk && <Multipart chunk={chunk} />}
       <section className="card" aria-label="Records">
@@ -132,13 +140,7 @@ export function InspectorView() {
         </div>
         {loading && <p className="muted">Loading…</p>}
         {page && page.records.length === 0 && <p className="muted">No records.</p>}
-        <ol className="records" start={from} data-testid="records">
-          {page?.records.map((r, i) => (
-            <li key={page.offset + i}>
-              <pre>{JSON.stringify(r, null, 2)}</pre>
-            </li>
-          ))}
-        </ol>
+        {page && page.records.length > 0 && <RecordsList page={page} />}
       </section>
     </div>
   );

@@ -3,23 +3,17 @@ import { makePlan } from '../actions/repair';
 import { useEvidence } from '../state/evidence';
 import { useMultipart } from '../state/planFlow';
 import { useSession } from '../state/session';
+import { ArchiveRefusal } from '../components/ArchiveRefusal';
 import { ErrorText } from '../components/ErrorText';
 import { PlanReview } from '../components/PlanReview';
-import { formatTime } from '../format';
+import { ConnectionFields, OutputPicker, S3TargetPanel } from '../components/S3Connection';
+import { Time } from '../components/Time';
 
 export function MultipartView() {
   const s = useMultipart();
   const report = useSession((x) => x.opened?.report ?? null);
   const uploads = useEvidence((x) => x.evidence?.multipartUploads ?? null);
-  const conn = useEvidence((x) => x.connection);
-  const connText = [
-    conn.endpoint.trim() || 'AWS S3',
-    conn.region.trim() && `region ${conn.region.trim()}`,
-    conn.profile.trim() && `profile ${conn.profile.trim()}`,
-    conn.pathStyle && 'path-style',
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const archive = report?.source.kind === 'archive';
   const records = (report?.roots ?? []).flatMap((root) =>
     root.streams.flatMap((st) => st.chunks.filter((c) => c.multipart).map((c) => ({ bucket: root.bucket, chunk: c, m: c.multipart! }))),
   );
@@ -92,7 +86,9 @@ export function MultipartView() {
                   <td>
                     <code className="wrap">{u.uploadId}</code>
                   </td>
-                  <td>{formatTime(u.initiated)}</td>
+                  <td>
+                    <Time iso={u.initiated} />
+                  </td>
                   <td className="num">{u.parts ? u.parts.length : '—'}</td>
                 </tr>
               ))}
@@ -100,7 +96,19 @@ export function MultipartView() {
           </table>
         )}
       </section>
+      {archive ? (
+        <ArchiveRefusal />
+      ) : (
+        <>
+          <section className="card" aria-label="Multipart connection">
+            <OutputPicker />
+            <ConnectionFields />
+          </section>
+          <S3TargetPanel what="complete / abort" />
+        </>
+      )}
       <form
+        hidden={archive}
         className="row-form"
         onSubmit={(e) => {
           e.preventDefault();
@@ -136,8 +144,8 @@ export function MultipartView() {
           {s.phase === 'planning' ? 'Planning…' : 'Plan complete / abort'}
         </button>
         <p className="muted small">
-          The plan asks the bucket (ListParts) through the connection set in Index &amp; S3 ({connText}): by default a record whose parts all match is completed
-          and an upload the server no longer has only loses its record; nothing is aborted unless you choose it above.
+          The plan asks the bucket (ListParts) through the connection above: by default a record whose parts all match is completed and an upload the server no
+          longer has only loses its record; nothing is aborted unless you choose it above.
         </p>
       </form>
       {s.phase !== 'review' && s.phase !== 'applied' && <ErrorText error={s.error} />}

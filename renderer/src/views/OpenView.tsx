@@ -1,12 +1,12 @@
 /** Open a store: typed path (folder, store_dir, root or .tar/.tar.gz), native pickers in Electron, recent, demo. */
 import { useState } from 'react';
 import { getClient } from '../client';
-import { openDemo, openStore } from '../actions/store';
+import { openDemo, openDemoCopy, openStore } from '../actions/store';
 import { useSession } from '../state/session';
 import { ErrorText } from '../components/ErrorText';
 import { OfflineImport } from '../components/OfflineImport';
 import { useEvidence } from '../state/evidence';
-import { formatTime } from '../format';
+import { Time } from '../components/Time';
 import { ConfigImport } from './ConfigImport';
 
 export function OpenView() {
@@ -70,7 +70,13 @@ export function OpenView() {
           <button type="button" onClick={() => void openDemo()} disabled={opening}>
             Open the demo store
           </button>{' '}
-          <span className="muted">A small store with an index reset, a backlog and an interrupted multipart upload.</span>
+          <button type="button" onClick={() => void openDemoCopy()} disabled={opening}>
+            Open a writable copy of the demo
+          </button>{' '}
+          <span className="muted">
+            A real Fluent Bit store with an index reset and a backlog. The demo itself is a read-only archive; the copy is extracted into a temp folder so
+            Repair and Undo can be tried.
+          </span>
         </p>
       )}
       {opened && (
@@ -94,7 +100,9 @@ export function OpenView() {
                 <button type="button" className="link" onClick={() => void openStore(r.path)}>
                   {r.path}
                 </button>{' '}
-                <span className="muted">{formatTime(r.openedAt)}</span>
+                <span className="muted">
+                  <Time iso={r.openedAt} />
+                </span>
               </li>
             ))}
           </ul>

@@ -1,62 +1,20 @@
-/** Findings by severity with their actions, streams, seq index cards, and what Fluent Bit will do next. */
-import { RichText } from '../components/RichText';
+/**
+ * The store at a glance: the standing checklist (what was checked, and the controls that add what
+ * was not), findings by severity, where the data sits, seq index per output, streams, and what
+ * Fluent Bit will do at its next start and graceful stop.
+ */
 import type { Finding, RootReport, Severity } from '../../../shared/model';
-import { useChunks } from '../state/chunks';
 import { useEvidence } from '../state/evidence';
-import { useRepair } from '../state/planFlow';
 import { useSession } from '../state/session';
 import { Badge } from '../components/Badge';
 import { ErrorText } from '../components/ErrorText';
-import { formatBytes, formatCount, formatTime, safeIndexText } from '../format';
-import { FINDING_VIEW } from './findingNav';
-import { NextStepButton } from '../components/NextStep';
+import { FindingCard } from '../components/FindingCard';
+import { StoragePicture } from '../components/StoragePicture';
+import { Time } from '../components/Time';
+import { formatBytes, formatCount, safeIndexText } from '../format';
 import { ChecksPanel, checksIncomplete } from '../components/ChecksPanel';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
-
-function FindingCard({ finding }: { finding: Finding }) {
-  const nav = FINDING_VIEW[finding.code];
-  const go = () => {
-    if (!nav) return;
-    if (nav.action) useRepair.getState().setParams({ action: nav.action, outputId: finding.outputId ?? null });
-    if (finding.code === 'CHUNK_DAMAGED') useChunks.getState().setFilter({ status: 'damaged' });
-    if (finding.code === 'QUARANTINED_DATA') useChunks.getState().setFilter({ status: 'all' });
-    useSession.getState().setView(nav.view);
-  };
-  return (
-    <article className={`finding sev-${finding.severity}`} data-testid="finding" data-code={finding.code}>
-      <header>
-        <Badge kind={finding.severity}>{finding.severity}</Badge> <code className="code">{finding.code}</code>
-        <span className="finding-summary">
-          <RichText text={finding.summary} />
-        </span>
-      </header>
-      {finding.evidence.length > 0 && (
-        <details>
-          <summary>Evidence ({finding.evidence.length})</summary>
-          <ul className="evidence">
-            {finding.evidence.map((e, i) => (
-              <li key={i}>
-                <code>{e}</code>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      <p className="finding-action">
-        <strong>What to do:</strong> <RichText text={finding.action} />{' '}
-        {finding.next.map((step, i) => (
-          <NextStepButton key={i} step={step} />
-        ))}
-        {nav && finding.next.length === 0 && (
-          <button type="button" className="small" onClick={go}>
-            {nav.label} →
-          </button>
-        )}
-      </p>
-    </article>
-  );
-}
 
 function NextSteps({ root }: { root: RootReport }) {
   return (
@@ -71,12 +29,12 @@ function NextSteps({ root }: { root: RootReport }) {
           for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
           return (
             <li key={s.name}>
-              <code>{s.name}</code> ({s.kind}, {s.chunks.length} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
+              <code>{s.name}</code> ({s.kind}, {formatCount(s.chunks.length)} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
               {actions.size > 0 && (
                 <ul>
                   {[...actions].map(([a, n]) => (
                     <li key={a}>
-                      {n} × {a}
+                      {formatCount(n)} × {a}
                     </li>
                   ))}
                 </ul>
@@ -112,27 +70,30 @@ export function OverviewView() {
   const error = useEvidence((s) => s.error);
   if (!opened) return null;
   const { report } = opened;
-  const findings = diagnosis ? [...diagnosis.storeFindings, ...diagnosis.outputs.flatMap((o) => o.findings)] : [];
+  const rootOf = new Map<Finding, string | null>();
+  for (const f of diagnosis?.storeFindings ?? []) rootOf.set(f, report.roots.length === 1 ? report.roots[0].path : null);
+  for (const o of diagnosis?.outputs ?? []) for (const f of o.findings) rootOf.set(f, o.rootPath);
+  const findings = [...rootOf.keys()];
   return (
     <div className="view">
       <h2>Overview</h2>
       <p>
         {report.source.description}{' '}
         <span className="muted">
-          · {report.source.path} · scanned {formatTime(report.scannedAt)}
+          · {report.source.path} · scanned <Time iso={report.scannedAt} />
         </span>
-        {report.source.readOnly && <Badge kind="info">read-only</Badge>}
+        {report.source.kind === 'archive' ? <Badge kind="info">read-only archive</Badge> : report.source.readOnly && <Badge kind="info">read-only</Badge>}
       </p>
       {report.problems.map((p, i) => (
         <p key={i} className={p.severity === 'error' ? 'error' : 'warning-text'}>
           {p.path}: {p.message}
         </p>
       ))}
+      {diagnosis && <ChecksPanel checks={diagnosis.checks} />}
       <section aria-label="Findings">
         <h3>Findings</h3>
         <ErrorText error={error} />
         {busy === 'diagnose' && !diagnosis && <p className="muted">Diagnosing…</p>}
-        {diagnosis && <ChecksPanel checks={diagnosis.checks} />}
         {diagnosis && findings.length === 0 && (
           <p data-testid="no-findings">
             {checksIncomplete(diagnosis.checks)
@@ -149,12 +110,13 @@ export function OverviewView() {
                 {sev} ({list.length})
               </h4>
               {list.map((f, i) => (
-                <FindingCard key={`${f.code}-${f.outputId ?? 's'}-${i}`} finding={f} />
+                <FindingCard key={`${f.code}-${f.outputId ?? 's'}-${i}`} finding={f} rootPath={rootOf.get(f) ?? null} />
               ))}
             </div>
           );
         })}
       </section>
+      <StoragePicture />
       <section aria-label="Seq index">
         <h3>Seq index per output</h3>
         <div className="cards">
@@ -172,7 +134,7 @@ export function OverviewView() {
                   {out && (
                     <dl className="kv small">
                       <dt>Highest in bucket</dt>
-                      <dd>{out.highestIndexInBucket ?? '—'}</dd>
+                      <dd>{out.highestIndexInBucketText ?? formatCount(out.highestIndexInBucket)}</dd>
                       <dt>Safe next index</dt>
                       <dd title={out.indexEvidence.text}>{safeIndexText(out)}</dd>
                     </dl>
@@ -193,7 +155,7 @@ export function OverviewView() {
               <th>Stream</th>
               <th>Kind</th>
               <th className="num">Chunks</th>
-              <th className="num">Size</th>
+              <th className="num">On disk</th>
               <th>Started</th>
             </tr>
           </thead>
@@ -208,7 +170,9 @@ export function OverviewView() {
                   <td>{s.kind}</td>
                   <td className="num">{formatCount(s.chunks.length)}</td>
                   <td className="num">{formatBytes(s.totalBytes)}</td>
-                  <td>{formatTime(s.startTime)}</td>
+                  <td title="From the stream's name: the local time of the Fluent Bit host when it started (no time zone is stored)">
+                    {s.startTime ? `${s.startTime.replace('T', ' ')} (host local time)` : '—'}
+                  </td>
                 </tr>
               )),
             )}

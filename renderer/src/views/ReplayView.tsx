@@ -1,24 +1,37 @@
-/** Replay buffered chunks to S3 create-only: plan table, progress, cancel, resume. */
+/** Replay buffered chunks to S3 create-only: the S3 target first, then the plan table, progress, cancel, resume. */
 import { makePlan } from '../actions/repair';
-import { useEvidence } from '../state/evidence';
 import { useReplay } from '../state/planFlow';
+import { useSession } from '../state/session';
+import { ArchiveRefusal } from '../components/ArchiveRefusal';
 import { ErrorText } from '../components/ErrorText';
+import { OutputPicker, ConnectionFields, S3TargetPanel } from '../components/S3Connection';
 import { PlanReview } from '../components/PlanReview';
 import { Badge } from '../components/Badge';
 import { formatBytes, formatCount } from '../format';
 
 export function ReplayView() {
   const s = useReplay();
-  const endpoint = useEvidence((x) => x.connection.endpoint);
+  const archive = useSession((x) => x.opened?.report.source.kind === 'archive');
   const items = s.plan?.replayItems ?? [];
+  if (archive)
+    return (
+      <div className="view">
+        <h2>Replay</h2>
+        <ArchiveRefusal />
+      </div>
+    );
   return (
     <div className="view">
       <h2>Replay</h2>
       <p className="muted">
         Uploads buffered chunks with the key Fluent Bit would have used, create-only (<code>If-None-Match: *</code>): an existing object is never overwritten. A
-        chunk leaves the store only after its object is confirmed. Uses the S3 connection of the Index &amp; S3 view
-        {endpoint ? ` (endpoint ${endpoint})` : ''}.
+        chunk leaves the store only after its object is confirmed.
       </p>
+      <section className="card" aria-label="Replay connection">
+        <OutputPicker />
+        <ConnectionFields />
+      </section>
+      <S3TargetPanel what="the replay" />
       <form
         className="row-form"
         onSubmit={(e) => {
