@@ -53,7 +53,9 @@ export function resolveStatic(dir: string, urlPath: string): string | null {
 export function serveStatic(res: ServerResponse, dir: string | null, urlPath: string, head: boolean, extraHeaders: Record<string, string> = {}): void {
   if (!dir || !fs.existsSync(path.join(dir, 'index.html'))) {
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', ...extraHeaders });
-    res.end('The Store Doctor UI is not built. Run `npm run build` and restart; the API under /api/ works.\n');
+    res.end(
+      'The Store Doctor UI is not built. In a checkout run `npm run build:web` (or `npm install`, which builds it) and reload; the API under /api/ works.\n',
+    );
     return;
   }
   const file = resolveStatic(dir, urlPath);

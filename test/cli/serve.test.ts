@@ -12,7 +12,7 @@ afterEach(() => {
   child = null;
 });
 
-function startServe(args: string[]): Promise<{ line: string; stdout: () => string; exited: Promise<number | null> }> {
+function startServe(args: string[]): Promise<{ line: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }> {
   child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, STORE_DOCTOR_STATE_DIR: tempDir('sd-serve-state-') } });
   let out = '';
   let err = '';
@@ -25,7 +25,7 @@ function startServe(args: string[]): Promise<{ line: string; stdout: () => strin
       const nl = out.indexOf('\n');
       if (nl >= 0) {
         clearTimeout(timer);
-        resolve({ line: out.slice(0, nl), stdout: () => out, exited });
+        resolve({ line: out.slice(0, nl), stdout: () => out, stderr: () => err, exited });
       }
     });
     child!.on('exit', (code) => {
@@ -62,6 +62,18 @@ describe('store-doctor serve', () => {
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stdout().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('with a --renderer folder that holds no UI: one line on stderr says so, and the API still serves', async () => {
+    const empty = tempDir('sd-serve-empty-');
+    const { line, stderr } = await startServe(['demo', '--renderer', empty]);
+    expect(stderr()).toBe(
+      `store-doctor: the UI is not built (no ${path.join(empty, 'index.html')}); the page says so, the API under /api/ works. In a checkout run \`npm run build:web\`.\n`,
+    );
+    const page = await fetch(line);
+    expect(page.status).toBe(503);
+    expect(await page.text()).toMatch(/UI is not built.*npm run build:web/);
+    child!.kill('SIGTERM');
   });
 
   it('fails with a readable message when the store does not exist', async () => {

@@ -21,9 +21,12 @@ function parsePort(text: string | undefined): number | undefined {
 
 export async function runServe(target: string | undefined, opts: ServeOptions): Promise<void> {
   const port = parsePort(opts.port);
-  const { startHost } = await import('../../host');
+  const { startHost, DEFAULT_RENDERER_DIR, PROJECT_ROOT } = await import('../../host');
+  const { ensureUiBuilt } = await import('../../host/ensure-ui');
   // The single executable serves the UI and the demo store it carries (written to a private temp folder).
   const embedded = extractSeaAssets();
+  // A checkout whose UI was never built builds it once (one line on stderr); a folder given with --renderer is only checked.
+  if (!embedded) ensureUiBuilt(opts.renderer ?? DEFAULT_RENDERER_DIR, PROJECT_ROOT, { build: opts.renderer === undefined });
   let host;
   try {
     host = await startHost({ port, openPath: target, rendererDir: opts.renderer ?? embedded?.renderer, ...(embedded ? { demoDir: embedded.demo } : {}) });
