@@ -75,6 +75,7 @@ export function App() {
   const scanning = useTasks((s) => Object.values(s.tasks).some((t) => t.request === 'store.rescan' || t.request === 'store.open'));
 
   const collapsed = useSession((s) => s.sidebarCollapsed);
+  const ready = useSession((s) => s.ready);
   useEffect(() => {
     loadTheme();
     try {
@@ -119,7 +120,7 @@ export function App() {
 
   const Current = VIEW_COMPONENTS[opened || view === 'open' ? view : 'open'];
   return (
-    <div className={`app${collapsed ? ' nav-collapsed' : ''}`}>
+    <div className={`app${collapsed ? ' nav-collapsed' : ''}`} data-ready={ready ? 'true' : undefined}>
       <a className="skip" href="#main">
         Skip to content
       </a>

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { generateStore, jsonLines, type GenStream } from '../fixtures/generate';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { toOpenView } from './support/ui';
 
 /** Enough chunks that a scan takes well over a second on the shared 2-core machine. */
 const STREAMS = 30;
@@ -41,7 +42,7 @@ afterAll(async () => {
 async function openUi(): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await newPage(browser);
   await page.goto(host.url);
-  await page.getByRole('heading', { name: 'Open a Fluent Bit store' }).waitFor();
+  await toOpenView(page);
   return { page, errors };
 }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { toOpenView } from './support/ui';
 
 const SCENARIO = path.join(FIXTURES, 'index-reset');
 const TAR = path.join(SCENARIO, 'store-during-run2.tar.gz');
@@ -34,7 +35,7 @@ afterAll(async () => {
 async function openUi(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await newPage(browser, opts);
   await page.goto(host.url);
-  await page.getByRole('heading', { name: 'Open a Fluent Bit store' }).waitFor();
+  await toOpenView(page);
   return { page, errors };
 }
 
@@ -95,7 +96,7 @@ describe('Store Doctor UI in Chromium', () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBe(3);
     await expect(page.getByTestId('chunk-count').textContent()).resolves.toBe('3 of 3 chunks');
-    await page.getByRole('button', { name: /^Size/ }).click();
+    await page.getByRole('button', { name: /^On disk/ }).click();
     await screenshot(page, '03-chunks');
     await rows.first().click();
     await page.getByRole('heading', { name: /Inspector/ }).waitFor();

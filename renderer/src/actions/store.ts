@@ -22,6 +22,8 @@ export async function loadAppInfo(): Promise<void> {
     if (open.stores.length > 0 && !useSession.getState().opened) await afterOpen(open.stores[0]);
   } catch (e) {
     useSession.getState().setError(describeError(e, 'Starting'));
+  } finally {
+    useSession.getState().setReady();
   }
   void loadSavedConnections();
 }

@@ -73,7 +73,8 @@ export function ConnectionFields() {
         <input type="url" value={c.endpoint} placeholder="from the config, else AWS" onChange={(e) => set({ endpoint: e.target.value })} />
       </label>
       <label className="check">
-        <input type="checkbox" checked={c.pathStyle} onChange={(e) => set({ pathStyle: e.target.checked })} /> Path-style addressing (always with an endpoint)
+        <input type="checkbox" checked={c.pathStyle} onChange={(e) => set({ pathStyle: e.target.checked })} /> Path-style addressing (the bucket in the URL
+        path, as Fluent Bit sends it)
       </label>
     </div>
   );

@@ -38,6 +38,8 @@ export interface SessionState {
   /** Where the data of the open store sits (engine's store.storage). */
   storage: StorageSummary | null;
   sidebarCollapsed: boolean;
+  /** App info and the store the door opened have been asked for (the start is over). */
+  ready: boolean;
   setView(view: ViewName): void;
   setAppInfo(info: RequestResult<'app.info'>): void;
   setRecent(recent: { path: string; openedAt: string }[]): void;
@@ -50,6 +52,7 @@ export interface SessionState {
   setDemoCopy(copy: { path: string; from: string } | null): void;
   setStorage(storage: StorageSummary | null): void;
   setSidebarCollapsed(collapsed: boolean): void;
+  setReady(): void;
   close(): void;
 }
 
@@ -66,6 +69,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   demoCopy: null,
   storage: null,
   sidebarCollapsed: false,
+  ready: false,
   // Alerts belong to the view they were raised in: navigating clears them.
   setView: (view) => set(view === get().view ? { view } : { view, error: null, notice: null }),
   setAppInfo: (appInfo) => set({ appInfo }),
@@ -93,6 +97,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   setDemoCopy: (demoCopy) => set({ demoCopy }),
   setStorage: (storage) => set({ storage }),
   setSidebarCollapsed: (sidebarCollapsed) => set({ sidebarCollapsed }),
+  setReady: () => set({ ready: true }),
   close: () => set({ opened: null, config: null, changed: null, view: 'open', demoCopy: null, storage: null }),
 }));
 

@@ -53,7 +53,7 @@ export function ExportView() {
               Download
             </button>
           </div>
-          <pre className="preview" data-testid="export-preview">
+          <pre className="preview" data-testid="export-preview" tabIndex={0} aria-label={`Preview of ${preview.fileName}`}>
             {preview.text.slice(0, 20_000)}
           </pre>
           {preview.text.length > 20_000 && <p className="muted small">The preview shows the first 20,000 characters; copy and download take all of it.</p>}
