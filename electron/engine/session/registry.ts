@@ -104,7 +104,7 @@ export function evidenceFor(s: StoreSession, outputId?: number): S3Evidence | nu
 }
 
 export function toOpened(s: StoreSession): OpenedStore {
-  return { storeId: s.storeId, report: s.report, config: s.config, evidence: evidenceFor(s) };
+  return { storeId: s.storeId, report: s.report, config: s.config, evidence: evidenceFor(s), ...(s.isDemo ? { isDemo: true } : {}) };
 }
 
 /** The root of this store that `rootPath` names, or a `forbidden` error. */
