@@ -42,10 +42,13 @@ export function IndexChart({ timeline, resets, persistedNextIndex, safeNextIndex
     const danger = cssVar('--danger', '#dc2626');
     const ok = cssVar('--ok', '#2e7d32');
     const muted = cssVar('--muted', '#666');
-    const refs = [
-      ...(persistedNextIndex != null ? [{ v: persistedNextIndex, label: `persisted next index ${persistedNextIndex}`, colour: muted }] : []),
-      ...(safeNextIndex != null ? [{ v: safeNextIndex, label: `safe next index ${safeNextIndex}`, colour: ok }] : []),
-    ];
+    const refs =
+      persistedNextIndex != null && persistedNextIndex === safeNextIndex
+        ? [{ v: safeNextIndex, label: `persisted next index = safe next index = ${safeNextIndex}`, colour: ok }]
+        : [
+            ...(persistedNextIndex != null ? [{ v: persistedNextIndex, label: `persisted next index ${persistedNextIndex}`, colour: muted }] : []),
+            ...(safeNextIndex != null ? [{ v: safeNextIndex, label: `safe next index ${safeNextIndex}`, colour: ok }] : []),
+          ];
     const resetXs = resets.map((r) => Date.parse(r.time) / 1000).filter(Number.isFinite);
     const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const dpr = devicePixelRatio;
@@ -126,6 +129,14 @@ export function IndexChart({ timeline, resets, persistedNextIndex, safeNextIndex
               ctx.fillText('reset', x + 4 * dpr, u.bbox.top + 14 * dpr);
             }
             ctx.restore();
+          },
+        ],
+        // the visible time range, readable from outside the canvas (zoom state)
+        setScale: [
+          (u, key) => {
+            if (key !== 'x' || !host.current) return;
+            host.current.dataset.xmin = String(Math.round(u.scales.x.min ?? 0));
+            host.current.dataset.xmax = String(Math.round(u.scales.x.max ?? 0));
           },
         ],
         setCursor: [
