@@ -66,7 +66,48 @@ function distinct(values: string[]): { list: string[]; of: Int32Array; rank: Int
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
-export function buildIndex(report: StoreReport | null | undefined): ChunkIndex & { ranks: Record<'stream' | 'tag' | 'status', Int32Array> } {
+/** One index per report: a view that mounts again (or a second view) reuses it, with its sort orders. */
+const cache = new WeakMap<StoreReport, Built>();
+
+export function buildIndex(report: StoreReport | null | undefined): Built {
+  if (!report) return build(null);
+  let ix = cache.get(report);
+  if (!ix) cache.set(report, (ix = build(report)));
+  return ix;
+}
+
+/** Times are parsed the first time a sort or filter needs them (the table itself shows the ISO text). */
+function times(ix: Built): { mtime: Float64Array; first: Float64Array; last: Float64Array } {
+  if (!ix.timesParsed) {
+    for (let i = 0; i < ix.rows.length; i++) {
+      const c = ix.rows[i].chunk;
+      ix.mtime[i] = ms(c.mtime);
+      ix.first[i] = ms(c.firstRecordTime);
+      ix.last[i] = ms(c.lastRecordTime);
+    }
+    ix.timesParsed = true;
+  }
+  return ix;
+}
+
+/** Compute the sort orders not asked for yet, one per idle slot, so a click on a column header finds its order ready. */
+export function precomputeOrders(ix: Built, schedule: (run: () => void) => void = (run) => setTimeout(run, 0)): void {
+  const keys: Exclude<SortKey, 'none'>[] = ['size', 'age', 'records', 'tag', 'status', 'stream', 'file'];
+  const next = () => {
+    if (!ix.timesParsed) {
+      times(ix); // the record-time filter and the age sort need them
+      schedule(next);
+      return;
+    }
+    const key = keys.find((k) => !ix.orders.has(k));
+    if (!key) return;
+    sortOrder(ix, key);
+    schedule(next);
+  };
+  schedule(next);
+}
+
+function build(report: StoreReport | null): ChunkIndex & { ranks: Record<'stream' | 'tag' | 'status', Int32Array>; timesParsed: boolean } {
   const rows: ChunkRow[] = [];
   for (const root of report?.roots ?? [])
     for (const stream of root.streams)
@@ -84,9 +125,6 @@ export function buildIndex(report: StoreReport | null | undefined): ChunkIndex &
     const c = rows[i].chunk;
     size[i] = c.fileSize;
     records[i] = c.records ?? NaN;
-    mtime[i] = ms(c.mtime);
-    first[i] = ms(c.firstRecordTime);
-    last[i] = ms(c.lastRecordTime);
   }
   return {
     rows,
@@ -103,10 +141,11 @@ export function buildIndex(report: StoreReport | null | undefined): ChunkIndex &
     last,
     orders: new Map(),
     ranks: { stream: st.rank, tag: tg.rank, status: ss.rank },
+    timesParsed: n === 0,
   };
 }
 
-type Built = ReturnType<typeof buildIndex>;
+type Built = ReturnType<typeof build>;
 
 /** Ascending order of a column (unknown values last, `known` says how many are known); cached. */
 export function sortOrder(ix: Built, key: Exclude<SortKey, 'none'>): { order: Int32Array; known: number } {
@@ -116,7 +155,7 @@ export function sortOrder(ix: Built, key: Exclude<SortKey, 'none'>): { order: In
   const order = new Int32Array(n);
   let result: { order: Int32Array; known: number };
   if (key === 'size' || key === 'records' || key === 'age') {
-    const v = key === 'size' ? ix.size : key === 'records' ? ix.records : ix.mtime;
+    const v = key === 'size' ? ix.size : key === 'records' ? ix.records : times(ix).mtime;
     let k = 0;
     let u = n - 1;
     for (let i = 0; i < n; i++) if (Number.isNaN(v[i])) order[u--] = i;
@@ -125,9 +164,13 @@ export function sortOrder(ix: Built, key: Exclude<SortKey, 'none'>): { order: In
     order.subarray(k).reverse();
     result = { order, known: k };
   } else if (key === 'file') {
-    for (let i = 0; i < n; i++) order[i] = i;
+    // rank the names with the engine's native string sort (code-unit order), then sort numbers
     const names = ix.rows.map((r) => r.chunk.name);
-    order.sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : a - b));
+    const sorted = [...new Set(names)].sort();
+    const rankOf = new Map(sorted.map((name, r) => [name, r] as const));
+    const rank = Int32Array.from(names, (name) => rankOf.get(name)!);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => rank[a] - rank[b] || a - b);
     result = { order, known: n };
   } else {
     const rank = ix.ranks[key];
@@ -150,51 +193,59 @@ export interface QueryResult {
 
 export function query(ix: Built, filter: ChunkFilter, sortKey: SortKey, sortDir: SortDir): QueryResult {
   const n = ix.rows.length;
-  const streamWanted = filter.stream ? ix.streams.indexOf(filter.stream) : -2;
+  // one mask, narrowed by each active filter in its own tight loop over the typed columns
+  const ok = new Uint8Array(n).fill(1);
+  if (filter.stream) {
+    const want = ix.streams.indexOf(filter.stream);
+    const of = ix.streamOf;
+    for (let i = 0; i < n; i++) if (of[i] !== want) ok[i] = 0;
+  }
   const needle = filter.tag.trim().toLowerCase();
-  const tagOk = needle ? Uint8Array.from(ix.tags, (t) => (t.toLowerCase().includes(needle) ? 1 : 0)) : null;
-  const damaged = new Set<string>(DAMAGED_CHUNK_STATUSES);
-  const statusOk =
-    filter.status === 'all' ? null : Uint8Array.from(ix.statuses, (s) => ((filter.status === 'damaged' ? damaged.has(s) : s === filter.status) ? 1 : 0));
-  let only: Uint8Array | null = null;
+  if (needle) {
+    const tagOk = Uint8Array.from(ix.tags, (t) => (t.toLowerCase().includes(needle) ? 1 : 0));
+    const of = ix.tagOf;
+    for (let i = 0; i < n; i++) if (!tagOk[of[i]]) ok[i] = 0;
+  }
+  if (filter.status !== 'all') {
+    const damaged = new Set<string>(DAMAGED_CHUNK_STATUSES);
+    const statusOk = Uint8Array.from(ix.statuses, (s) => ((filter.status === 'damaged' ? damaged.has(s) : s === filter.status) ? 1 : 0));
+    const of = ix.statusOf;
+    for (let i = 0; i < n; i++) if (!statusOk[of[i]]) ok[i] = 0;
+  }
   if (filter.paths) {
     const wanted = new Set(filter.paths.chunkPaths);
     const root = filter.paths.rootPath;
-    only = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (wanted.has(ix.rows[i].chunk.path) && (root === null || ix.rows[i].rootPath === root)) only[i] = 1;
+    for (let i = 0; i < n; i++) if (ok[i] && !(wanted.has(ix.rows[i].chunk.path) && (root === null || ix.rows[i].rootPath === root))) ok[i] = 0;
   }
   const from = filter.from.trim() ? Date.parse(filter.from.trim()) : NaN;
   const to = filter.to.trim() ? Date.parse(filter.to.trim()) : NaN;
-  const timed = !Number.isNaN(from) || !Number.isNaN(to);
+  if (!Number.isNaN(from) || !Number.isNaN(to)) {
+    // a chunk matches when its records overlap [from, to]; unknown record times never match
+    const { first, last } = times(ix);
+    const lo = Number.isNaN(from) ? -Infinity : from;
+    const hi = Number.isNaN(to) ? Infinity : to;
+    for (let i = 0; i < n; i++) if (!(last[i] >= lo && first[i] <= hi)) ok[i] = 0;
+  }
   const ids = new Int32Array(n);
   const statusCounts = new Int32Array(ix.statuses.length);
   const tagCounts = new Int32Array(ix.tags.length);
+  const so = ix.statusOf;
+  const to2 = ix.tagOf;
   let m = 0;
-  const take = (i: number) => {
-    if (streamWanted !== -2 && ix.streamOf[i] !== streamWanted) return;
-    if (tagOk && !tagOk[ix.tagOf[i]]) return;
-    if (statusOk && !statusOk[ix.statusOf[i]]) return;
-    if (only && !only[i]) return;
-    if (timed) {
-      // unknown record times never match a time filter; a chunk matches when its records overlap [from, to]
-      const f = ix.first[i];
-      const l = ix.last[i];
-      if (Number.isNaN(f) || Number.isNaN(l)) return;
-      if (!Number.isNaN(from) && l < from) return;
-      if (!Number.isNaN(to) && f > to) return;
-    }
-    ids[m++] = i;
-    statusCounts[ix.statusOf[i]]++;
-    tagCounts[ix.tagOf[i]]++;
-  };
-  if (sortKey === 'none') for (let i = 0; i < n; i++) take(i);
-  else {
+  if (sortKey === 'none') {
+    for (let i = 0; i < n; i++) if (ok[i]) ids[m++] = i;
+  } else {
     const { order, known } = sortOrder(ix, sortKey);
-    if (sortDir === 'asc') for (let j = 0; j < n; j++) take(order[j]);
-    else {
-      for (let j = known - 1; j >= 0; j--) take(order[j]);
-      for (let j = known; j < n; j++) take(order[j]); // unknown values last either way
+    if (sortDir === 'asc') {
+      for (let j = 0; j < n; j++) if (ok[order[j]]) ids[m++] = order[j];
+    } else {
+      for (let j = known - 1; j >= 0; j--) if (ok[order[j]]) ids[m++] = order[j];
+      for (let j = known; j < n; j++) if (ok[order[j]]) ids[m++] = order[j]; // unknown values last either way
     }
+  }
+  for (let k = 0; k < m; k++) {
+    statusCounts[so[ids[k]]]++;
+    tagCounts[to2[ids[k]]]++;
   }
   return { ids: ids.subarray(0, m), statusCounts, tagCounts };
 }

@@ -9,7 +9,7 @@ import { HexDump, LayoutTable } from '../components/HexDump';
 import { RecordsList } from '../components/RecordsList';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount } from '../format';
-import { statusKind } from './ChunksView';
+import { statusKind } from './ChunkRows';
 import type { ReactNode } from 'react';
 import type { ChunkInfo } from '../../../shared/model';
 

@@ -1,0 +1,133 @@
+/**
+ * The rows of the chunk table, virtualized by hand: rows have one fixed height, so the window of
+ * rows on screen follows from the scroll position alone — no per-row measurement, nothing that
+ * grows with the number of rows when a filter or a sort changes. Only this component re-renders
+ * while scrolling, synchronously in the scroll event (flushSync), so the rows are there in the
+ * frame that shows the new position. Arrow keys, Page Up/Down, Home and End move the focus between rows.
+ */
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { inspectChunk } from '../actions/inspector';
+import { useChunks, type ChunkRow } from '../state/chunks';
+import { Badge } from '../components/Badge';
+import { formatAge, formatBytes, formatCount, formatTime } from '../format';
+
+export const ROW_HEIGHT = 34;
+const OVERSCAN = 10;
+
+export function statusKind(status: string): string {
+  return status === 'ok' ? 'ok' : status === 'legacy-length' || status === 'zero-byte' || status === 'unreadable' ? 'warning' : 'error';
+}
+
+/** Memoized: while scrolling only rows entering the window render. */
+const Row = memo(function Row({ row, index, selected, now }: { row: ChunkRow; index: number; selected: boolean; now: number }) {
+  const c = row.chunk;
+  return (
+    <button
+      type="button"
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`trow${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
+      data-testid="chunk-row"
+      data-index={index}
+      data-path={c.path}
+      title={`${c.path}: ${c.message}`}
+      onClick={() => {
+        useChunks.getState().select(row.id);
+        void inspectChunk(row.rootPath, c.path);
+      }}
+    >
+      <span role="cell" className="c-stream">
+        {c.stream}
+      </span>
+      <span role="cell" className="c-name">
+        {c.name}
+      </span>
+      <span role="cell" className="c-tag">
+        {c.tag ?? '—'}
+      </span>
+      <span role="cell" className="c-status">
+        <Badge kind={statusKind(c.status)}>{c.status}</Badge>
+      </span>
+      <span role="cell" className="c-num">
+        {formatBytes(c.fileSize)}
+      </span>
+      <span role="cell" className="c-num">
+        {formatCount(c.records)}
+      </span>
+      <span role="cell" className="c-num" title={c.mtime ? `modified ${formatTime(c.mtime)}` : undefined}>
+        {formatAge(c.mtime, now)}
+      </span>
+    </button>
+  );
+});
+
+interface Props {
+  rows: ChunkRow[];
+  ids: Int32Array;
+  selectedId: string | null;
+  now: number;
+}
+
+export const ChunkRows = memo(function ChunkRows({ rows, ids, selectedId, now }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // the window of rows on screen (first row, rows that fit): changes only when a row enters or leaves
+  const [view, setView] = useState({ first: 0, fit: 30 });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => {
+      const first = Math.floor(el.scrollTop / ROW_HEIGHT);
+      const fit = Math.ceil((el.clientHeight || 600) / ROW_HEIGHT) + 1;
+      setView((v) => (v.first === first && v.fit === fit ? v : { first, fit }));
+    };
+    // rows for the new position are rendered in the same frame as the scroll: no blank band
+    const onScroll = () => flushSync(measure);
+    measure();
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(measure) : null;
+    ro?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      ro?.disconnect();
+    };
+  }, []);
+  // a new filter or sort starts at the top
+  useLayoutEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+  }, [ids]);
+  const first = Math.max(0, view.first - OVERSCAN);
+  const last = Math.min(ids.length, view.first + view.fit + OVERSCAN);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const current = Number((document.activeElement as HTMLElement | null)?.dataset.index ?? -1);
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      Home: 0,
+      End: ids.length - 1,
+      PageDown: current + 15,
+      PageUp: current - 15,
+    };
+    const next = moves[e.key];
+    if (next === undefined || ids.length === 0) return;
+    e.preventDefault();
+    const target = Math.max(0, Math.min(ids.length - 1, next));
+    const el = scroller.current!;
+    const y = target * ROW_HEIGHT;
+    if (y < el.scrollTop) el.scrollTop = y;
+    else if (y + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = y + ROW_HEIGHT - el.clientHeight;
+    requestAnimationFrame(() => el.querySelector<HTMLElement>(`[data-index="${target}"]`)?.focus());
+  };
+  const items = [];
+  for (let i = first; i < last; i++) {
+    const row = rows[ids[i]];
+    items.push(<Row key={row.id} row={row} index={i} selected={row.id === selectedId} now={now} />);
+  }
+  return (
+    <div className="tbody" ref={scroller} data-testid="chunk-scroller" onKeyDown={onKeyDown}>
+      <div style={{ height: ids.length * ROW_HEIGHT, position: 'relative' }}>{items}</div>
+    </div>
+  );
+});
