@@ -57,20 +57,28 @@ function useTargetSync(): void {
 
 export function ConnectionFields() {
   const c = useEvidence((s) => s.connection);
+  const outputId = useEvidence((s) => s.outputId);
+  // blank fields take the output's settings from the Fluent Bit config: shown as the placeholders
+  const s3 = useSession((s) => s.config?.outputs.find((o) => o.id === outputId)?.s3 ?? null);
   const set = useEvidence.getState().setConnection;
   return (
     <div className="grid-form">
       <label>
         Profile
-        <input type="text" value={c.profile} placeholder="from the config, else default" onChange={(e) => set({ profile: e.target.value })} />
+        <input type="text" value={c.profile} placeholder={s3?.profile ?? 'default chain'} onChange={(e) => set({ profile: e.target.value })} />
       </label>
       <label>
         Region
-        <input type="text" value={c.region} placeholder="from the config" onChange={(e) => set({ region: e.target.value })} />
+        <input type="text" value={c.region} placeholder={s3?.region ?? 'from the config'} onChange={(e) => set({ region: e.target.value })} />
       </label>
       <label>
         Endpoint
-        <input type="url" value={c.endpoint} placeholder="from the config, else AWS" onChange={(e) => set({ endpoint: e.target.value })} />
+        <input
+          type="url"
+          value={c.endpoint}
+          placeholder={s3 ? (s3.endpoint ?? 'AWS (regional endpoint)') : 'from the config, else AWS'}
+          onChange={(e) => set({ endpoint: e.target.value })}
+        />
       </label>
       <label className="check">
         <input type="checkbox" checked={c.pathStyle} onChange={(e) => set({ pathStyle: e.target.checked })} /> Path-style addressing (the bucket in the URL
