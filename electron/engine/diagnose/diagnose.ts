@@ -144,7 +144,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       pushAll(storeFindings, fs);
     }
-    pushAll(storeFindings, storeProblemFindings(report));
+    // with no store at all, NO_STORE already says what the one problem says
+    if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
   return { at: at.toISOString(), outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
