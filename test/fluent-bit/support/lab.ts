@@ -119,8 +119,9 @@ export class Lab {
     return file;
   }
 
-  start(config: string, label: string): FluentBitProcess {
-    const p = startFluentBit({ bin: this.fb.path, config, logFile: path.join(this.dir, `${label}.log`), env: this.awsEnv, cwd: this.dir });
+  /** Starts this lab's binary (or `bin`, e.g. an older one on the same store). */
+  start(config: string, label: string, bin = this.fb.path): FluentBitProcess {
+    const p = startFluentBit({ bin, config, logFile: path.join(this.dir, `${label}.log`), env: this.awsEnv, cwd: this.dir });
     this.runs.push(p);
     return p;
   }

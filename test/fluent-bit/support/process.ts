@@ -114,7 +114,9 @@ export class FluentBitProcess {
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM', timeoutMs = 30_000): Promise<Exit> {
     if (!this.running) return this.exit!;
     process.kill(this.pid, signal);
-    const done = await Promise.race([this.exited, sleep(timeoutMs).then(() => null)]);
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([this.exited, new Promise<null>((r) => (timer = setTimeout(() => r(null), timeoutMs)))]);
+    clearTimeout(timer);
     if (done) return done;
     process.kill(this.pid, 'SIGKILL');
     await this.exited;
