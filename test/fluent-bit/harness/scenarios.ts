@@ -210,6 +210,47 @@ export async function bufferedBacklog({ rec, thenBin }: ScenarioContext): Promis
   };
 }
 
+/** One tag, 10 records, S3 unreachable: what a graceful stop does with a chunk that used up its tries. */
+export async function retryExhaustedStop({ rec }: ScenarioContext): Promise<ScenarioResult> {
+  const port = await closedPort();
+  const input: DummyInput = { tag: 'app.web', rate: 5, samples: 10, record: { msg: 'GET /index.html 200' } };
+  const conf = rec.lab.writeConfig('run1-s3-down', { inputs: [input], output: { keyFormat: KEY, endpoint: `http://127.0.0.1:${port}`, retryLimit: 1 } });
+  const p = rec.start(conf, 'run1-s3-down');
+  let gaveUp: string | null = null;
+  const deadline = Date.now() + 40_000;
+  while (!gaveUp && Date.now() < deadline && p.running) {
+    gaveUp = /.*(will not retry|moved to quarantine).*/.exec(p.log())?.[0] ?? null;
+    await sleep(200);
+  }
+  await sleep(2000);
+  const before = rec.lab.store();
+  const recordsBefore = dataChunks(before).reduce((a, c) => a + (c.lines?.records.length ?? 0), 0);
+  rec.note(`before the stop: ${dataChunks(before).length} chunk files, ${recordsBefore} records (read, not archived: Fluent Bit was running)`);
+  await rec.stop(p, 'SIGTERM');
+  const st = await rec.stage('after-run1');
+  const recordsAfter = (st.store?.pendingRecords ?? 0) + (st.store?.quarantinedRecords ?? 0);
+  return {
+    title: 'graceful stop after a chunk used up its tries (S3 unreachable)',
+    purpose:
+      'One dummy input that stops after 10 records (`samples 10`), endpoint on a closed loopback port, `retry_limit 1`. Once Fluent Bit logs that it gives the chunk up (or after 40 s when it logs no such line while running: 1.9.10 and 3.2.10 retry from the upload timer and say it only at the exit), +2 s, SIGTERM. Shows whether the records survive the graceful stop.',
+    procedure: [
+      'run1: start; wait (up to 40 s) for `will not retry` / `moved to quarantine`; +2 s; count the buffered records (read in place); `SIGTERM`; snapshot `after-run1`.',
+    ],
+    observations: {
+      gaveUpLineWhileRunning: gaveUp ? rec.relocate(gaveUp) : 'none within 40 s',
+      furtherGiveUpLines: p
+        .matches(/.*(will not retry|moved to quarantine).*/g)
+        .map((m) => rec.relocate(m[0]))
+        .filter((l) => l !== gaveUp),
+      putObjectFailures: p.matches(/PutObject request failed/g).length,
+      recordsBufferedBeforeStop: recordsBefore,
+      recordsInStoreAfterStop: recordsAfter,
+      recordsLostByTheStop: recordsBefore - recordsAfter,
+      storeAfterStop: { streams: st.store?.streams, pendingChunkFiles: st.store?.pendingChunkFiles, quarantinedChunkFiles: st.store?.quarantinedChunkFiles },
+    },
+  };
+}
+
 export const SCENARIOS: Record<string, { run: (c: ScenarioContext) => Promise<ScenarioResult>; versioning?: boolean; needsThenBin?: boolean }> = {
   'index-reset': { run: indexReset, versioning: true },
   'crash-during-run': { run: crashDuringRun },
@@ -217,4 +258,5 @@ export const SCENARIOS: Record<string, { run: (c: ScenarioContext) => Promise<Sc
   'multipart-two-tags': { run: (c) => multipartInflight(c, true) },
   'buffered-backlog': { run: bufferedBacklog },
   'downgrade-quarantine': { run: bufferedBacklog, needsThenBin: true },
+  'retry-exhausted-stop': { run: retryExhaustedStop },
 };

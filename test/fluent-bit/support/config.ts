@@ -14,8 +14,10 @@ export interface DummyInput {
   rate: number;
   /** The record; `run` is added so records of different runs never look alike. */
   record: Record<string, unknown>;
-  /** Records per tick (dummy `copies`), for volume. */
+  /** Records per tick (dummy `copies`, not in 1.9.10), for volume. */
   copies?: number;
+  /** Stop after this many records (dummy `samples`). */
+  samples?: number;
 }
 
 export interface S3Output {
@@ -69,6 +71,7 @@ export function renderConfig(spec: ConfigSpec): string {
   for (const i of spec.inputs) {
     out.push('[INPUT]', line('name', 'dummy'), line('tag', i.tag), line('rate', i.rate));
     if (i.copies && i.copies > 1) out.push(line('copies', i.copies));
+    if (i.samples) out.push(line('samples', i.samples));
     out.push(line('dummy', dummyRecord(i, spec.runId)), '');
   }
   for (const o of spec.outputs) {
