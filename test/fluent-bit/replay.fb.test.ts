@@ -17,24 +17,28 @@ import { persistedIndex, runFluentBit, seedBucket } from './support/scenario';
 import { dataChunks } from './support/store';
 import { forEachFluentBit, withLab } from './support/suite';
 
-/** Run 1 against a dead endpoint until uploads have failed (5.x: until chunks are quarantined), then SIGTERM. */
+/**
+ * Run 1 against a dead endpoint until uploads have failed (5.x: until chunks are quarantined), then
+ * SIGTERM. Older versions are stopped early with `grace 1`: a chunk that used up its tries during a
+ * long grace period is dropped at the stop when no sibling is left (4.2.8 reproducibly, 1.9.10 seen
+ * once; docs/fluent-bit-versions.md) — Fluent Bit's loss, not the scenario under test.
+ */
 async function makeBacklog(lab: Lab, quarantine: boolean, output: ConfigOptions['output'] = {}) {
   const port = await closedPort();
-  const dead = lab.writeConfig('run1-s3-down', { output: { ...output, endpoint: `http://127.0.0.1:${port}`, retryLimit: 1 } });
+  const dead = lab.writeConfig('run1-s3-down', { output: { ...output, endpoint: `http://127.0.0.1:${port}`, retryLimit: 1 }, grace: quarantine ? 5 : 1 });
   const run1 = await runFluentBit(lab, dead, 'run1-s3-down', { uploads: 0, stop: 'none' });
-  await run1.waitFor(quarantine ? /moved to quarantine/ : /PutObject request failed/, { count: quarantine ? 2 : 6, timeoutMs: 60_000 });
+  await run1.waitFor(quarantine ? /moved to quarantine/ : /PutObject request failed/, { count: quarantine ? 2 : 4, timeoutMs: 60_000 });
   await run1.stop('SIGTERM');
-  return { run1, config: lab.writeConfig('s3-back', { output }) };
+  const buffered = storeRecords(lab.store());
+  expect(buffered.length, `records buffered by the stopped Fluent Bit (precondition); its log:\n${run1.tail(12)}`).toBeGreaterThan(0);
+  return { run1, buffered, config: lab.writeConfig('s3-back', { output }) };
 }
 
 forEachFluentBit('replay', (fb) => {
   it('replay of a stopped Fluent Bit backlog: every chunk sent exactly once, the next start continues at the index replay wrote', () =>
     withLab(fb, 'replay-backlog', async (lab) => {
       await seedBucket(lab, ['app.web', 'app.db'], 6);
-      const { config } = await makeBacklog(lab, fb.major >= 5);
-      const store = lab.store();
-      const buffered = storeRecords(store);
-      expect(buffered.length, 'records buffered by the stopped Fluent Bit (precondition)').toBeGreaterThan(0);
+      const { config, buffered } = await makeBacklog(lab, fb.major >= 5);
       const before = await lab.snapshot();
       const seeded = [...(await bucketRecords(lab)).tally.counts.keys()];
 
