@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    // test/fluent-bit/ runs real Fluent Bit binaries: its own config (vitest.fluent-bit.config.mts).
-    exclude: ['test/e2e/**', 'test/fluent-bit/**', 'node_modules/**'],
+    // test/fluent-bit/*.fb.test.ts run real Fluent Bit binaries: their own config (vitest.fluent-bit.config.mts).
+    exclude: ['test/e2e/**', 'test/fluent-bit/**/*.fb.test.ts', 'node_modules/**'],
     environment: 'node',
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     globalSetup: ['test/support/s3-global-setup.ts'],
