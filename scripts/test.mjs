@@ -60,7 +60,10 @@ function countVitest(file, label, opts = {}) {
   }
   const j = JSON.parse(readFileSync(file, 'utf8'));
   const passed = j.numPassedTests ?? 0;
-  const failed = (j.numFailedTests ?? 0) + (j.numFailedTestSuites ?? 0);
+  // numFailedTestSuites also counts every describe around a failed test; only a file that failed
+  // without a failed test (it did not load) adds to the failed tests.
+  const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+  const failed = (j.numFailedTests ?? 0) + brokenFiles;
   results.passed += passed;
   results.failed += failed;
   if (failed) failures.push(`${label}: ${failed} failed`);
