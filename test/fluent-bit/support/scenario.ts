@@ -49,19 +49,20 @@ export function persistedIndex(lab: Lab, outputId = 0): number | null {
 }
 
 /**
- * Objects an earlier Fluent Bit run made today at `<tag>/<Y>/<m>/<d>/<i>` for i < count, each with
- * two JSON lines of run "seed" — the keys a reset $INDEX would hit first.
+ * Objects an earlier Fluent Bit run made today at `<tag>/<Y>/<m>/<d>/<i>` for every tag and every
+ * i < count, each with two JSON lines of run "seed": whichever tag a reset $INDEX 0…count-1 lands on,
+ * it hits an existing key.
  */
 export async function seedBucket(lab: Lab, tags: string[], count: number, when = new Date()): Promise<string[]> {
   const d = when.toISOString().slice(0, 10).replace(/-/g, '/');
   const keys: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const tag = tags[i % tags.length];
-    const key = `${tag}/${d}/${i}`;
-    const body =
-      [0, 1].map((j) => JSON.stringify({ date: `${when.toISOString().slice(0, 19)}.00000${j}Z`, run: 'seed', tag, seq: i * 2 + j })).join('\n') + '\n';
-    await lab.s3.send(new PutObjectCommand({ Bucket: lab.bucket, Key: key, Body: body, ContentLength: Buffer.byteLength(body) }));
-    keys.push(key);
-  }
+  for (const tag of tags)
+    for (let i = 0; i < count; i++) {
+      const key = `${tag}/${d}/${i}`;
+      const body =
+        [0, 1].map((j) => JSON.stringify({ date: `${when.toISOString().slice(0, 19)}.00000${j}Z`, run: 'seed', tag, seq: i * 2 + j })).join('\n') + '\n';
+      await lab.s3.send(new PutObjectCommand({ Bucket: lab.bucket, Key: key, Body: body, ContentLength: Buffer.byteLength(body) }));
+      keys.push(key);
+    }
   return keys;
 }
