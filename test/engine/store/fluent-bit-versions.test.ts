@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo } from '../../../shared/model';
 import { scanStore } from '../../../electron/engine/store';
-import { runDiagnosis } from '../../../electron/engine/diagnose';
+import { diagnoseStore } from '../../support/diagnose';
 
 const REAL = path.join(__dirname, '../../fixtures/fluent-bit-real');
 
@@ -85,7 +85,7 @@ describe('real snapshots of every Fluent Bit version', () => {
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s: diagnose reports no damaged chunk', async (_n, c) => {
-    const { diagnosis } = await runDiagnosis({
+    const { diagnosis } = await diagnoseStore({
       storePath: path.join(c.dir, c.s.storeTar!),
       configPath: path.join(c.dir, 'fluent-bit.conf'),
       listing: c.s.s3 ? [path.join(c.dir, c.s.s3.listObjectsV2)] : undefined,
