@@ -130,6 +130,7 @@ function outputShape<F extends z.ZodType>(finding: F) {
       indexEvidence: indexEvidenceSchema,
       highestIndexInBucketText: z.string().optional().describe('exact decimal, only when above 2^53 - 1'),
       lowerBoundNextIndexText: z.string().optional().describe('exact decimal, only when above 2^53 - 1'),
+      persistedNextIndexText: z.string().optional().describe('exact decimal of seq_index_<id>, only when above 2^53 - 1 (persistedNextIndex is then null)'),
       collision: collisionSchema,
       resets: z.array(z.object({ time: isoTime, from: indexNumber, to: indexNumber }).loose()).describe('where the index went down over time'),
       timeline: z.array(z.object({ time: isoTime, index: indexNumber, key: z.string(), tag: z.string().optional() }).loose()),
