@@ -99,6 +99,20 @@ export async function sweepStaleTemps(target: string): Promise<string[]> {
   return removed;
 }
 
+/** Remove every temp file of this module in `dir` whose writer is dead (before removing a folder we created). */
+export async function sweepOwnTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    const m = isOwnTemp(name) ? /\.sd-tmp-(\d+)-[0-9a-f]+$/.exec(name) : null;
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    await fsp.unlink(path.join(dir, name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
 async function canChown(): Promise<boolean> {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }

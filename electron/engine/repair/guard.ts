@@ -8,7 +8,7 @@
  */
 import { promises as fsp, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
-import { TOOL_DIR } from './journal';
+import { TOOL_DIR } from './tool-dir';
 import { isOwnTemp } from './atomic';
 
 /**
