@@ -59,10 +59,12 @@ describe('one writer per root', { timeout: 120_000 }, () => {
       await waitFor(`${gate}.paused`, 60_000);
       const second = await cli(['repair-index', fx.storeDir, ...EVIDENCE, '--value', '40', '--apply', '--json']);
       expect(second.code, second.stdout + second.stderr).toBe(5);
-      expect(JSON.parse(second.stdout).error.message).toMatch(new RegExp(`pid ${first.pid}\\b`));
+      const holder = readFileSync(`${gate}.paused`, 'utf8'); // the pid of the paused CLI process
+      expect(JSON.parse(second.stdout).error.message).toMatch(new RegExp(`pid ${holder}\\b`));
       expect(existsSync(index)).toBe(false); // the first has not renamed yet; the second wrote nothing
     } finally {
       writeFileSync(`${gate}.go`, '');
+      await exited;
     }
     expect(await exited, out).toBe(0);
     expect(JSON.parse(out.slice(out.indexOf('{'))).result).toMatchObject({ applied: true, verified: true });

@@ -16,7 +16,6 @@ import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
 import { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
-import { takeReplayLock } from './replay-lock';
 import { renderReplayKey } from './replay-plan';
 import { getObjectBytes, headObject, probeConditionalWrites, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
 import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
@@ -90,13 +89,9 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     if (p.warning) result.warnings.push(p.warning);
   } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
 
+  // One replay (one writer) per root: applyPlan holds the root's write lock for the whole run.
   await ensureToolDir(d.rootPath);
-  const releaseLock = await takeReplayLock(d.rootPath);
-  try {
-    return await run();
-  } finally {
-    await releaseLock();
-  }
+  return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
     const watch = await watchStore(d.rootPath, opts.hooks);
