@@ -5,6 +5,11 @@
  * undo-check.ts (paths inside its own root, backups, modes, owners); otherwise it is refused, not
  * forceable, and nothing of it is applied. Refuses (forceable) when a file changed after the
  * action, e.g. Fluent Bit advanced the index since: undoing then would throw that newer value away.
+ *
+ * Every step is idempotent and the undo resumable: an `undo-started` entry (fsynced before the
+ * first change) records what each file held, a file already back in its state before the action
+ * is the undo's own doing, a removed folder or file that is already gone is done. So an undo
+ * killed at any point is completed by the next undo, without force.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -38,17 +43,50 @@ function journalRoot(journal: string): string {
 
 const same = (a: AfterState | undefined, b: AfterState) => !!a && a.exists === b.exists && (!a.exists || a.sha256 === b.sha256);
 
+/** The state an undo step puts a file back into. */
+function beforeOf(c: Extract<CheckedChange, { kind: 'file' }>): AfterState {
+  const b = c.change.before;
+  return b.exists ? { exists: true, sha256: b.sha256, size: b.size } : { exists: false };
+}
+
+/**
+ * What each file of the action may hold now without anything else having written it: the state
+ * the action left (or, after an interrupted undo, the state that undo started from) — or the
+ * state before the action, which an interrupted undo already put back (its own change, never
+ * someone else's: undoing it again discards nothing).
+ */
+function reference(view: JournalView, c: Extract<CheckedChange, { kind: 'file' }>): AfterState | undefined {
+  return view.undoStarted?.[c.change.path] ?? view.after?.[c.change.path];
+}
+
 /** Files that changed after the action (or after an interrupted undo of it began), as refusal texts. */
 async function changedSince(view: JournalView, checked: CheckedChange[]): Promise<string[]> {
   const out: string[] = [];
   for (const c of checked) {
     if (c.kind !== 'file') continue;
-    const ref = view.after?.[c.change.path];
+    const ref = reference(view, c);
     if (!ref) continue;
     const now = await currentAfter(c.real);
-    if (!same(ref, now)) out.push(`${c.change.path} changed after the action (something else wrote it since); undoing would discard that change.`);
+    if (!same(ref, now) && !same(beforeOf(c), now))
+      out.push(`${c.change.path} changed after the action (something else wrote it since); undoing would discard that change.`);
   }
   return out;
+}
+
+/**
+ * The `undo-started` states: what each file holds right before this undo changes it. A file an
+ * earlier, interrupted undo already put back keeps that undo's reference, so a later re-run still
+ * knows what the action had left there.
+ */
+async function startStates(view: JournalView, checked: CheckedChange[]): Promise<Record<string, AfterState>> {
+  const states: Record<string, AfterState> = {};
+  for (const c of checked) {
+    if (c.kind !== 'file') continue;
+    const now = await currentAfter(c.real);
+    const ref = reference(view, c);
+    states[c.change.path] = same(beforeOf(c), now) && ref ? ref : now;
+  }
+  return states;
 }
 
 function refuse(plan: RepairPlan, reasons: string[], summary: string): RepairPlan {
@@ -153,6 +191,9 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
     const changed = await changedSince(last, checked.changes);
     if (changed.length) throw new RefusedError(changed);
   }
+  // Recorded (fsynced) before the first change: a re-run after a kill recognises this undo's partial
+  // changes as its own, also when it was forced past a file that had changed.
+  await appendLine(last.journal, { type: 'undo-started', id: e.id, at: new Date().toISOString(), states: await startStates(last, checked.changes) });
   const watch = await watchStore(root.real, opts.hooks);
   let verified = true;
   for (const c of [...checked.changes].reverse()) {

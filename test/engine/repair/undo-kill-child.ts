@@ -4,13 +4,13 @@
  * durable file-system step — every unlink, rmdir, rename and fsync (journal lines, temp files and
  * folders all end with one). k past the last step: the undo completes and `done` is printed.
  * Prints `step <n> <what>` for each step it passes, synchronously, so the parent knows them all.
- * Usage: node undo-kill-child.js <store> <k>
+ * Usage: node undo-kill-child.js <store> <k> [force]
  */
 import * as fs from 'node:fs';
 import { planUndo } from '../../../electron/engine/repair/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 
-const [store, k] = [process.argv[2], Number(process.argv[3])];
+const [store, k, force] = [process.argv[2], Number(process.argv[3]), process.argv[4] === 'force'];
 let armed = false;
 let n = 0;
 
@@ -27,7 +27,7 @@ const p = fs.promises as unknown as Record<string, (...a: unknown[]) => Promise<
 for (const name of ['unlink', 'rmdir', 'rename']) {
   const orig = p[name];
   p[name] = (...a: unknown[]) => {
-    point(`${name} ${String(a[0])}`);
+    point(`${name} ${name === 'rename' ? `${String(a[0])} -> ${String(a[1])}` : String(a[0])}`);
     return orig.apply(fs.promises, a);
   };
 }
@@ -41,10 +41,10 @@ async function main(): Promise<void> {
     point('fsync');
     return sync.call(this);
   };
-  const plan = await planUndo(store, { skipProcessCheck: true });
-  if (plan.refusals.length) throw new Error(`refused: ${plan.refusals.map((r) => r.reason).join(' ')}`);
+  const plan = await planUndo(store, { skipProcessCheck: true, force });
+  if (plan.refusals.some((r) => !force || !r.forceable)) throw new Error(`refused: ${plan.refusals.map((r) => r.reason).join(' ')}`);
   armed = true;
-  const r = await applyPlan(plan, { skipProcessCheck: true });
+  const r = await applyPlan(plan, { skipProcessCheck: true, force });
   armed = false;
   fs.writeSync(1, `done ${JSON.stringify({ verified: r.verified })}\n`);
 }
