@@ -10,7 +10,7 @@ import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
-import { assertNotRefused } from './errors';
+import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
 import { headObject, httpStatus, unquote } from './s3ops';
@@ -197,6 +197,8 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
     plan.refusals.push(...g.refusals);
     plan.warnings.push(...g.warnings);
   }
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 

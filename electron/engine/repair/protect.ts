@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../chunk';
 import { atomicWriteFile, mkdirExact } from './atomic';
-import { assertNotRefused } from './errors';
+import { assertNotRefused, forcedWarning } from './errors';
 import { pathExists } from './fsutil';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction, type ChangeSpec } from './journal';
@@ -168,7 +168,8 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
     plan.refusals.push(...g.refusals);
   }
-  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('Forced: overriding refusals. You take responsibility for the result.');
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 
