@@ -134,7 +134,8 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
   if (st && !st.isFile()) throw new Error(`${target}: not a regular file (${st.isSymbolicLink() ? 'symlink' : 'special'}); refusing to replace it`);
   const previous = st && opts.readPrevious ? await fsp.readFile(target) : null;
   const ex = opts.exact ?? null;
-  const mode = ex ? ex.mode : st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
+  // Never setuid, setgid or sticky: not from an undo record, not kept from a planted target.
+  const mode = (ex ? ex.mode : st ? st.mode : (opts.mode ?? 0o644)) & 0o777;
   const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? process.getuid?.() ?? 0));
   const gid = ex?.gid ?? (st ? st.gid : (opts.owner?.gid ?? process.getgid?.() ?? 0));
 

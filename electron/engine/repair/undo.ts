@@ -21,6 +21,7 @@ import { checkAction, type CheckedChange } from './undo-check';
 import { resolveWriteRoot, type WriteRoot } from './confine';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { assertNotRefused, forcedWarning, RefusedError } from './errors';
+import { safeReadFile } from '../store/safe-read';
 
 function describe(c: UndoChange): PlanStep {
   if (c.kind === 'mkdir') return { kind: 'rmdir', target: c.path, description: `remove the directory the action created (only if empty)` };
@@ -137,7 +138,7 @@ export async function planUndo(
       step.before = now.exists ? `${now.size} bytes` : null;
       step.after = c.change.before.exists ? `${c.change.before.size} bytes` : null;
       if (c.backup && c.backup.length <= 64) step.after = c.backup.toString('latin1');
-      if (now.exists && now.size !== undefined && now.size <= 64) step.before = (await fsp.readFile(c.real)).toString('latin1');
+      if (now.exists && now.size !== undefined && now.size <= 64) step.before = (await safeReadFile(c.real, { maxBytes: 64, head: true })).bytes.toString('latin1');
     }
     plan.steps.push(step);
   }

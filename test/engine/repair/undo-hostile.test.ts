@@ -8,7 +8,7 @@
  * the same before and after.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chownSync,
@@ -338,6 +338,18 @@ describe.skipIf(!asRoot)('a planted link never makes a root-run repair write els
 });
 
 describe.skipIf(!asRoot)('owners and modes the undo restores', () => {
+  it('a planted setuid index file loses the bit when a repair rewrites it (never kept, never restored)', async () => {
+    w = await world();
+    const x = w;
+    chmodSync(x.index, 0o4755);
+    const plan = await planIndexRepair({ storePath: x.store, rootPath: x.root, outputId: 0, safeNextIndex: 30, skipProcessCheck: true });
+    await applyIndexPlan(plan, { skipProcessCheck: true });
+    expect(lstatSync(x.index).mode & 0o7777).toBe(0o755);
+    const undo = await planUndo(x.store, { skipProcessCheck: true });
+    expect(undo.refusals.some((r) => /setuid/.test(r.reason))).toBe(true); // the recorded 4755 is never put back
+    expect(lstatSync(x.index).mode & 0o7000).toBe(0);
+  });
+
   it('restores the owner recorded when it is the root folder owner (the Fluent Bit user)', async () => {
     w = await world();
     const x = w;
@@ -440,5 +452,30 @@ describe('a symlinked bucket root (Fluent Bit follows it): writes resolve it onc
       await x.e.dispose();
       s.t.cleanup();
     }
+  });
+});
+
+describe.skipIf(!asRoot)('through the CLI', { timeout: 120_000 }, () => {
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, [path.resolve(__dirname, '../../../bin/store-doctor.cjs'), ...args], { encoding: 'utf8', timeout: 90_000 });
+
+  it('undo --apply of an entry outside the root, and of a symlinked journal: exit 5, nothing touched', async () => {
+    w = await world();
+    const x = w;
+    tamper(x, (e) => (fileChange(e).path = x.victim));
+    const before = snapshot([x.outside, x.index]);
+    const r = cli(['undo', x.store, '--apply', '--force']);
+    expect(r.status, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/outside the root/);
+    expect(snapshot([x.outside, x.index])).toEqual(before);
+
+    const moved = path.join(x.outside, 'journal.jsonl');
+    renameSync(x.journal, moved);
+    symlinkSync(moved, x.journal);
+    const before2 = snapshot([x.outside, x.index]);
+    const r2 = cli(['undo', x.store, '--apply', '--force']);
+    expect(r2.status, r2.stderr).toBe(5);
+    expect(r2.stderr).toMatch(/symlink/);
+    expect(snapshot([x.outside, x.index])).toEqual(before2);
   });
 });
