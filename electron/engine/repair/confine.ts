@@ -12,6 +12,7 @@
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import { RefusedError } from './errors';
 
 export interface WriteRoot {
   /** The root as named (by the plan, or by where the journal was found). */
@@ -85,6 +86,21 @@ export async function confine(root: WriteRoot, rel: string, what: string): Promi
     if (i === parts.length - 1) return { real: cur, leaf: st };
   }
   return { problem: `${what}: empty path` };
+}
+
+/**
+ * Refuse (RefusedError) unless `p` lies strictly inside the root and is reached without a
+ * symlinked component, right before a step touches it (a chunk a replay reads and moves, a
+ * multipart record it removes): a folder swapped for a link after planning never sends a read
+ * or a write outside the root.
+ */
+export async function assertInside(rootPath: string, p: string, what = 'the file'): Promise<string> {
+  const root = await resolveWriteRoot(rootPath);
+  const rel = relativeInside(root, p, what);
+  if ('problem' in rel) throw new RefusedError([rel.problem]);
+  const c = await confine(root, rel.rel, what);
+  if ('problem' in c) throw new RefusedError([c.problem]);
+  return c.real;
 }
 
 /** Replace the root prefix `from` by `to` in every string of a plain JSON value (a plan). */

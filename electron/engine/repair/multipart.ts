@@ -10,6 +10,7 @@ import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
+import { assertInside } from './confine';
 import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
@@ -240,6 +241,7 @@ export async function applyMultipart(
       description: s.reason,
     };
     try {
+      if (s.recordPath) await assertInside(d.rootPath, s.recordPath, 'the multipart record');
       if (s.op === 'complete') {
         await opts.client.send(
           new (awsS3().CompleteMultipartUploadCommand)({
@@ -257,7 +259,7 @@ export async function applyMultipart(
       } else if (s.op === 'abort') {
         await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
       }
-      if (s.recordPath) await durableUnlink(s.recordPath);
+      if (s.recordPath) await durableUnlink(await assertInside(d.rootPath, s.recordPath, 'the multipart record'));
       result.steps.push({
         step,
         ok: true,

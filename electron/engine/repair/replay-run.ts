@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
 import { durableMove } from './atomic';
+import { assertInside } from './confine';
 import { objectBody, md5Hex, readChunkFile, sha256Hex } from './chunkfile';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
@@ -122,6 +123,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
 
     async function one(item: ReplayItem): Promise<void> {
       const file = path.join(d.rootPath, item.chunkPath);
+      await assertInside(d.rootPath, file, 'the chunk');
       const cf = await readChunkFile(file);
       const src = sha256Hex(cf.content);
       const st = states.get(`${item.chunkPath}\0${src}`) ?? {};
@@ -182,6 +184,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       }
       item.key = key!;
       const dest = await uniqueDest(path.join(toolDir(d.rootPath), 'replayed', item.stream), path.basename(item.chunkPath));
+      await assertInside(d.rootPath, file, 'the chunk');
       await durableMove(file, dest);
       await appendLine(journal, { t: 'moved', chunk: item.chunkPath, src, to: path.relative(d.rootPath, dest), at: now() });
       item.state = 'done';
