@@ -11,7 +11,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkWriteAllowed, findProcessesUsing } from '../../../electron/engine/repair/guard';
 import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
@@ -19,6 +19,8 @@ import { generateStore, jsonLines } from '../../fixtures/store-gen';
 import { tempDir } from './helpers';
 
 const PY = '/usr/bin/python3';
+/** A real Fluent Bit (the shared build, see /work/shared/fluent-bit/README.md). */
+const FLUENT_BIT = process.env.STORE_DOCTOR_FLUENT_BIT ?? '/work/shared/fluent-bit/5.0.9/bin/fluent-bit';
 let canBind = false;
 beforeAll(() => {
   canBind = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind / /mnt && umount /mnt'], { stdio: 'ignore' }).status === 0;
@@ -135,6 +137,63 @@ describe('processes using the store are found by device and inode (through a bin
     expect(g.refusals.filter((x) => x.reason.includes(`${k.pid}`))).toEqual([]);
     expect(g.warnings.join('\n')).toMatch(new RegExp(`${k.pid}.*working directory`));
   });
+});
+
+describe('a real Fluent Bit in its own mount namespace, buffering into the store through a bind mount', () => {
+  it('is found by the inode of the chunk it holds open and mapped, and the repair is refused', async (ctx) => {
+    if (!canBind || !existsSync(FLUENT_BIT)) ctx.skip();
+    t = tempDir('sd-guard-fb-');
+    const store = path.join(t.dir, 'store');
+    const alias = path.join(t.dir, 'alias');
+    mkdirSync(store);
+    mkdirSync(alias);
+    const conf = path.join(t.dir, 'fluent-bit.conf');
+    writeFileSync(
+      conf,
+      [
+        '[SERVICE]',
+        '    Flush 1',
+        '    Log_Level error',
+        '[INPUT]',
+        '    Name dummy',
+        '    Tag app',
+        '    Rate 20',
+        '[OUTPUT]',
+        '    Name s3',
+        '    Match *',
+        '    bucket fb-guard',
+        '    region us-east-1',
+        '    endpoint http://127.0.0.1:9', // nothing listens: every chunk stays buffered
+        `    store_dir ${alias}`,
+        '    total_file_size 10M',
+        '    upload_timeout 10m',
+        '    s3_key_format /$TAG/$INDEX',
+        '    use_put_object On',
+        '',
+      ].join('\n'),
+    );
+    const k = spawn('unshare', ['-m', 'sh', '-c', 'mount --bind "$1" "$2" && exec "$3" -c "$4"', 'sh', store, alias, FLUENT_BIT, conf], {
+      stdio: 'ignore',
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' },
+    });
+    kids.push(k);
+    const root = path.join(store, 'fb-guard');
+    let chunk: string | null = null;
+    for (let i = 0; i < 100 && !chunk; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const streams = existsSync(root) ? readdirSync(root).filter((n) => /^\d{4}-/.test(n)) : [];
+      const files = streams.flatMap((st) => readdirSync(path.join(root, st)).map((n) => path.join(root, st, n)));
+      chunk = files[0] ?? null;
+    }
+    expect(chunk, 'Fluent Bit wrote a chunk').not.toBeNull();
+    const use = await findProcessesUsing(root);
+    const fb = use.processes.find((p) => p.pid === k.pid);
+    expect(fb).toMatchObject({ command: 'fluent-bit', kind: 'fluent-bit' });
+    expect(fb!.paths.join(' ')).toContain(chunk!);
+    const plan = await planIndexRepair({ storePath: store, rootPath: root, outputId: 0, safeNextIndex: 50 });
+    expect(plan.refusals.some((r) => r.forceable && r.reason.startsWith(`Process ${k.pid} (fluent-bit) is Fluent Bit`))).toBe(true);
+    await expect(applyIndexPlan(plan)).rejects.toThrow(/is Fluent Bit/);
+  }, 30_000);
 });
 
 describe('what the check reports, and what the repair then does', () => {
