@@ -108,14 +108,18 @@ export const lockHolderSchema = z.strictObject({
   start: z.string().max(32).nullable(),
   token: z.string().min(1).max(64),
   at: at.optional(),
-  action: z.string().max(64).optional(),
+  action: z
+    .string()
+    .regex(/^[a-z][a-z -]{0,31}$/)
+    .optional(),
 });
 export type LockHolder = z.infer<typeof lockHolderSchema>;
 
 /** One line of a schema issue: where in the record, and what is wrong. */
 export function issueText(err: z.ZodError): string {
-  return err.issues
+  const text = err.issues
     .slice(0, 3)
     .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
     .join('; ');
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text; // key names come from the store
 }
