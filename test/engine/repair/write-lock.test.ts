@@ -10,7 +10,13 @@ import { createHash } from 'node:crypto';
 import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
 import { RefusedError } from '../../../electron/engine/repair/errors';
 import { toolDir } from '../../../electron/engine/repair/journal';
-import { tempDir } from './helpers';
+import { applyPlan } from '../../../electron/engine/repair/apply';
+import { planReplay } from '../../../electron/engine/repair/replay-plan';
+import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import { scanStore } from '../../../electron/engine/store/scan';
+import { extractFixture, tempDir } from './helpers';
+import { newBucket, testClient } from './s3env';
+import { s3Enabled } from '../../support/s3';
 
 let t: ReturnType<typeof tempDir> | null = null;
 afterEach(() => {
@@ -168,6 +174,50 @@ describe('write lock', () => {
     } finally {
       for (const k of kids) k.stdin!.end();
       await Promise.all(kids.map((k) => new Promise((r) => (k.exitCode !== null ? r(null) : k.on('exit', r)))));
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!s3Enabled())('a replay holds the write lock for its whole run (RGW)', () => {
+  it('an index repair planned meanwhile is refused naming the replay; after it, the lock is free', async () => {
+    const fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const client = testClient();
+    try {
+      const bucket = await newBucket(client, 'sd-lock');
+      const report = await scanStore(fx.storeDir);
+      const plan = await planReplay({
+        storePath: fx.storeDir,
+        root: report.roots[0],
+        rootPath: fx.root,
+        target: { bucket, keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
+        safeNextIndex: 0,
+        skipProcessCheck: true,
+      });
+      let refused: unknown = null;
+      let tried = false;
+      const result = await applyPlan(plan, {
+        client,
+        skipProcessCheck: true,
+        hooks: {
+          afterSnapshot: async () => {
+            if (tried) return;
+            tried = true;
+            const repair = await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 99, skipProcessCheck: true });
+            refused = await applyPlan(repair, { skipProcessCheck: true }).catch((e: Error) => e);
+          },
+        },
+      });
+      expect(tried).toBe(true);
+      expect(refused).toBeInstanceOf(RefusedError);
+      expect((refused as Error).message).toMatch(new RegExp(`another Store Doctor replay \\(pid ${process.pid}\\)`));
+      expect(result.verified).toBe(true);
+      expect(existsSync(path.join(toolDir(fx.root), 'write.lock'))).toBe(false);
+      await (
+        await takeWriteLock(fx.root)
+      )();
+    } finally {
+      client.destroy();
+      fx.cleanup();
     }
   }, 60_000);
 });
