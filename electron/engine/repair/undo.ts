@@ -138,7 +138,8 @@ export async function planUndo(
       step.before = now.exists ? `${now.size} bytes` : null;
       step.after = c.change.before.exists ? `${c.change.before.size} bytes` : null;
       if (c.backup && c.backup.length <= 64) step.after = c.backup.toString('latin1');
-      if (now.exists && now.size !== undefined && now.size <= 64) step.before = (await safeReadFile(c.real, { maxBytes: 64, head: true })).bytes.toString('latin1');
+      if (now.exists && now.size !== undefined && now.size <= 64)
+        step.before = (await safeReadFile(c.real, { maxBytes: 64, head: true })).bytes.toString('latin1');
     }
     plan.steps.push(step);
   }
