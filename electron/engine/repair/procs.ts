@@ -8,9 +8,11 @@
  *   device and inode, across mount namespaces), the dev:inode fields of /proc/<pid>/maps, and
  *   `stat` of /proc/<pid>/cwd, kept when the device is the root's;
  * - such a file is in the root when the path the kernel names resolves here to that very inode
- *   under the root's realpath — or, for the others (aliases, other namespaces), when its inode is
- *   in the set of the root's inodes: one walk of the root per check, made only when some process
- *   holds such a file (cheap even for a 100k-chunk store, and usually not needed at all).
+ *   under the root's realpath; else (an alias: a bind mount, another mount namespace) when that
+ *   path, looked up through /proc/<pid>/root, has the root folder itself (device and inode) among
+ *   its parent folders. Only when neither tells (permission denied, a hard link) is the inode
+ *   looked up in the set of the root's inodes: one walk of the root, at most once per check. So a
+ *   check costs a few stats per file held on the root's device, whatever the size of the store.
  *
  * Reported separately: a Fluent Bit process, another process with a file of the root open or
  * mapped, and a process that only has its working directory (or a folder) there.
@@ -59,13 +61,28 @@ interface Candidate {
 
 const under = (p: string, root: string) => p === root || p.startsWith(root + '/');
 
-/** Where `h` is under the root, when the named path resolves here to the same inode; undefined when it does not tell. */
-async function resolvedHere(h: Held, dev: number, realRoot: string): Promise<string | null | undefined> {
-  const named = h.named.replace(/ \(deleted\)$/, '');
+/**
+ * Where `h` lies under the root: its path (under the root's realpath), null when it is not in the
+ * root, undefined when neither way tells (then the inode set decides). First the path the kernel
+ * names, looked up here; else the same path looked up in the process's own mount namespace
+ * (through /proc/<pid>/root), walking up its folders until one is the root folder itself (device
+ * and inode) — a bind mount of the store, or of the root, in a container ends there.
+ */
+async function locate(pid: number, h: Held, rootSt: Stats, realRoot: string): Promise<string | null | undefined> {
+  if (h.ino === rootSt.ino) return realRoot;
+  if (h.named.endsWith(' (deleted)')) return null; // no longer in any folder: not in the root's tree either
+  const named = h.named;
   if (!path.isAbsolute(named)) return undefined;
-  const st = await fsp.lstat(named).catch(() => null);
-  if (!st || st.dev !== dev || st.ino !== h.ino) return undefined;
-  return under(named, realRoot) ? named : null;
+  const same = (st: Stats | null) => !!st && st.dev === rootSt.dev && st.ino === h.ino;
+  if (same(await fsp.lstat(named).catch(() => null))) return under(named, realRoot) ? named : null;
+  const base = `/proc/${pid}/root`;
+  if (!same(await fsp.lstat(base + named).catch(() => null))) return undefined;
+  for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
+    const st = await fsp.stat(base + dir).catch(() => null);
+    if (!st) return undefined;
+    if (st.dev === rootSt.dev && st.ino === rootSt.ino) return path.join(realRoot, path.relative(dir, named));
+    if (dir === '/' || dir === path.dirname(dir)) return null;
+  }
 }
 
 /** Every inode under the root (files and folders, not following links) → its path. */
@@ -145,10 +162,10 @@ export async function findProcessesUsing(root: string): Promise<{ processes: Pro
   for (const c of candidates) {
     const hits: { p: string; how: Held['how']; dir: boolean }[] = [];
     for (const h of c.held) {
-      let where = await resolvedHere(h, dev, realRoot);
+      let where = await locate(c.pid, h, rootSt, realRoot);
       if (where === undefined) {
         inodes ??= await inodesOf(realRoot);
-        where = h.ino === rootSt.ino ? realRoot : (inodes.get(h.ino) ?? null);
+        where = inodes.get(h.ino) ?? null;
       }
       if (where !== null) hits.push({ p: where, how: h.how, dir: h.dir });
     }

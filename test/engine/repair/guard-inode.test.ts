@@ -9,9 +9,10 @@
  * The bind mount is made in a private mount namespace (`unshare -m`, root only): it exists only
  * for the child, as in a container, and disappears with it.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkWriteAllowed, findProcessesUsing } from '../../../electron/engine/repair/guard';
 import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
@@ -22,24 +23,50 @@ const PY = '/usr/bin/python3';
 /** A real Fluent Bit (the shared build, see /work/shared/fluent-bit/README.md). */
 const FLUENT_BIT = process.env.STORE_DOCTOR_FLUENT_BIT ?? '/work/shared/fluent-bit/5.0.9/bin/fluent-bit';
 let canBind = false;
+/**
+ * As root, every store of this file lives on its own small tmpfs: the processes the tests start
+ * then hold files on a device no other test's store is on, so a check other tests run at the
+ * same time never meets them.
+ */
+let device: { dir: string; cleanup(): void } | null = null;
 beforeAll(() => {
   canBind = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind / /mnt && umount /mnt'], { stdio: 'ignore' }).status === 0;
+  if (!canBind) return;
+  const d = tempDir('sd-guard-dev-');
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m,mode=0700', 'sd-guard', d.dir], { stdio: 'ignore' }).status !== 0) return d.cleanup();
+  device = {
+    dir: d.dir,
+    cleanup: () => {
+      spawnSync('umount', ['-l', d.dir], { stdio: 'ignore' });
+      d.cleanup();
+    },
+  };
 });
+afterAll(() => device?.cleanup());
+
+/** A fresh folder for one test: on the test device when there is one. */
+function scratch(prefix: string): { dir: string; cleanup(): void } {
+  if (!device) return tempDir(prefix);
+  const dir = mkdtempSync(path.join(device.dir, prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /** Holds `file` (opened, or mapped with the descriptor closed) under the name `comm`, until killed. */
 const HOLDER = `
-import mmap, sys, time
+import mmap, subprocess, sys, time
 open('/proc/self/comm', 'w').write(sys.argv[1])
 f = open(sys.argv[2], 'r+b')
 if sys.argv[3] == 'mmap':
     m = mmap.mmap(f.fileno(), 0)
     f.close()
+if sys.argv[3] == 'cover':
+    subprocess.run(['mount', '-t', 'tmpfs', 'none', sys.argv[4]], check=True)
 print('ready', flush=True)
 time.sleep(120)
 `;
 
 const kids: ChildProcess[] = [];
-let t: ReturnType<typeof tempDir> | null = null;
+let t: { dir: string; cleanup(): void } | null = null;
 afterEach(async () => {
   for (const k of kids.splice(0)) {
     k.kill('SIGKILL');
@@ -58,7 +85,7 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  t = tempDir('sd-guard-');
+  t = scratch('sd-guard-');
   const g = await generateStore(path.join(t.dir, 'store'), {
     roots: [
       { bucket: 'b', streams: [{ name: '2026-01-01T00:00:00', chunks: [{ name: '1-1.flb', meta: 'app', content: jsonLines(3) }] }], seqIndex: { '0': '7' } },
@@ -106,13 +133,31 @@ describe('processes using the store are found by device and inode (through a bin
     expect(r?.forceable).toBe(true);
   });
 
-  it('another process with a chunk open through the alias is refused', async (ctx) => {
+  it('another process with a chunk open through the alias is refused — found without walking the store', async (ctx) => {
     if (!canBind) ctx.skip();
     const w = await world();
     const k = await inNamespace(w, [PY, '-c', HOLDER, 'reader', path.join(w.alias, w.chunkRel), 'open']);
-    const g = await checkWriteAllowed(w.root);
+    const readdir = vi.spyOn(fs.promises, 'readdir');
+    let g: Awaited<ReturnType<typeof checkWriteAllowed>>;
+    try {
+      g = await checkWriteAllowed(w.root);
+      // the alias is resolved through /proc/<pid>/root up to the root folder: no walk of the store
+      expect(readdir.mock.calls.map((c) => String(c[0])).filter((p) => p.startsWith(w.root))).toEqual([]);
+    } finally {
+      readdir.mockRestore();
+    }
     const r = g.refusals.find((x) => x.reason.includes(`${k.pid}`));
     expect(r?.reason).toMatch(/reader.*open/);
+    expect(r?.reason).toContain(path.join(w.root, w.chunkRel));
+  });
+
+  it('a chunk whose path no longer resolves anywhere (its folder covered by another mount) is found by its inode', async (ctx) => {
+    if (!canBind) ctx.skip();
+    const w = await world();
+    const k = await inNamespace(w, [PY, '-c', HOLDER, 'covered', path.join(w.alias, w.chunkRel), 'cover', w.alias]);
+    const g = await checkWriteAllowed(w.root);
+    const r = g.refusals.find((x) => x.reason.includes(`${k.pid}`));
+    expect(r?.reason).toMatch(/covered.*open/);
     expect(r?.reason).toContain(path.join(w.root, w.chunkRel));
   });
 
@@ -142,7 +187,7 @@ describe('processes using the store are found by device and inode (through a bin
 describe('a real Fluent Bit in its own mount namespace, buffering into the store through a bind mount', () => {
   it('is found by the inode of the chunk it holds open and mapped, and the repair is refused', async (ctx) => {
     if (!canBind || !existsSync(FLUENT_BIT)) ctx.skip();
-    t = tempDir('sd-guard-fb-');
+    t = scratch('sd-guard-fb-');
     const store = path.join(t.dir, 'store');
     const alias = path.join(t.dir, 'alias');
     mkdirSync(store);
