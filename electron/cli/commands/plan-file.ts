@@ -32,6 +32,8 @@ const planFileSchema = z
         .nullable(),
       fullListing: z.boolean(),
       at: z.string().optional(),
+      fluentBitVersion: z.string().max(20).optional(),
+      fluentBitBin: z.string().max(4096).optional(),
     }),
     request: z.record(z.string(), z.unknown()),
     plan: z.record(z.string(), z.unknown()),
