@@ -15,7 +15,10 @@ import { isOwnTemp } from './atomic';
  * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only
  * directory is still writable; a real read-only mount answers EROFS). Reset to null after use.
  */
-export const guardTestHooks: { access: ((p: string) => Promise<void>) | null } = { access: null };
+export const guardTestHooks: { access: ((p: string) => Promise<void>) | null; proc: string | null } = { access: null, proc: null };
+
+/** `/proc` (tests: another folder, e.g. a missing one to stand for a system without it). */
+const procDir = () => guardTestHooks.proc ?? '/proc';
 
 export interface ProcessUse {
   pid: number;
@@ -32,22 +35,38 @@ function under(p: string, root: string): boolean {
   return p === root || p.startsWith(root.endsWith('/') ? root : root + '/');
 }
 
+export interface ProcessScan {
+  processes: ProcessUse[];
+  /** Processes whose open files could not be read (permission denied). */
+  uninspectable: number;
+  /** Their pids (the first 1000). */
+  uninspectablePids: number[];
+  /** Processes looked at (other than this one). */
+  inspected: number;
+  /** False when there is no /proc to look in. */
+  supported: boolean;
+}
+
 /** Processes (other than us) with files open, mapped or their cwd under `root`. Linux only. */
-export async function findProcessesUsing(root: string): Promise<{ processes: ProcessUse[]; uninspectable: number; supported: boolean }> {
+export async function findProcessesUsing(root: string): Promise<ProcessScan> {
   const real = await realOrSelf(root);
+  const proc = procDir();
   let pids: string[];
   try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
+    pids = (await fsp.readdir(proc)).filter((n) => /^\d+$/.test(n));
   } catch {
-    return { processes: [], uninspectable: 0, supported: false };
+    return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: false };
   }
   const processes: ProcessUse[] = [];
   let uninspectable = 0;
+  let inspected = 0;
+  const uninspectablePids: number[] = [];
   for (const pidText of pids) {
     const pid = Number(pidText);
     if (pid === process.pid) continue;
     const hits = new Set<string>();
-    const base = `/proc/${pidText}`;
+    const base = `${proc}/${pidText}`;
+    inspected++;
     try {
       const fds = await fsp.readdir(`${base}/fd`);
       for (const fd of fds) {
@@ -57,8 +76,14 @@ export async function findProcessesUsing(root: string): Promise<{ processes: Pro
       }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') uninspectable++;
-      if (code === 'ENOENT') continue; // exited meanwhile
+      if (code === 'EACCES' || code === 'EPERM') {
+        uninspectable++;
+        if (uninspectablePids.length < 1000) uninspectablePids.push(pid);
+      }
+      if (code === 'ENOENT') {
+        inspected--;
+        continue; // exited meanwhile
+      }
     }
     const cwd = await fsp.readlink(`${base}/cwd`).catch(() => null);
     if (cwd && under(cwd, real)) hits.add(`${cwd} (working directory)`);
@@ -75,20 +100,21 @@ export async function findProcessesUsing(root: string): Promise<{ processes: Pro
       processes.push({ pid, command, paths: [...hits].slice(0, 5) });
     }
   }
-  return { processes, uninspectable, supported: true };
+  return { processes, uninspectable, uninspectablePids, inspected, supported: true };
 }
 
-/** Running processes that look like Fluent Bit (anywhere), for a warning. */
-export async function findFluentBitProcesses(): Promise<{ pid: number; command: string }[]> {
+/** Running processes that look like Fluent Bit (anywhere, or among `only`), for a warning. */
+export async function findFluentBitProcesses(only?: number[]): Promise<{ pid: number; command: string }[]> {
   const out: { pid: number; command: string }[] = [];
+  const proc = procDir();
   let pids: string[] = [];
   try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
+    pids = only ? only.map(String) : (await fsp.readdir(proc)).filter((n) => /^\d+$/.test(n));
   } catch {
     return out;
   }
   for (const p of pids) {
-    const comm = (await fsp.readFile(`/proc/${p}/comm`, 'utf8').catch(() => '')).trim();
+    const comm = (await fsp.readFile(`${proc}/${p}/comm`, 'utf8').catch(() => '')).trim();
     if (/^(fluent-bit|td-agent-bit|flb-)/.test(comm)) out.push({ pid: Number(p), command: comm });
   }
   return out;
