@@ -129,13 +129,15 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     const time = keyTime(c, input.time);
     times[c.path] = time.toISOString();
     const index = hasIndex && !skip ? next++ : null;
+    // a legacy-length chunk's zero padding is not sent (chunkfile.ts replayContent)
+    const padding = c.status === 'legacy-length' ? (c.nulTail ?? 0) : 0;
     const item: ReplayItem = {
       chunkPath: c.path,
       stream: c.stream,
       tag,
       key: skip ? '' : renderReplayKey(fmt, tag, index ?? 0, time),
       index,
-      bytes: c.contentLength ?? 0,
+      bytes: (c.contentLength ?? 0) - padding,
       records: c.records,
       compression: compression ?? t.compression,
       state: skip ? 'skipped' : 'planned',
@@ -146,7 +148,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
       plan.steps.push({
         kind: 'put-object',
         target: `s3://${t.bucket}/${item.key}`,
-        description: `${c.path} (${tag}, ${item.records ?? '?'} records, ${item.bytes} bytes${compression === 'gzip' ? ', gzip + Content-Encoding: gzip' : ''}) create-only (If-None-Match: *), then move it to .store-doctor/replayed/`,
+        description: `${c.path} (${tag}, ${item.records ?? '?'} records, ${item.bytes} bytes${padding ? `, without the ${padding} NUL bytes of zero padding Fluent Bit would send` : ''}${compression === 'gzip' ? ', gzip + Content-Encoding: gzip' : ''}) create-only (If-None-Match: *), then move it to .store-doctor/replayed/`,
       });
     }
   }

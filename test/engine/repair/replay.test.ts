@@ -170,6 +170,51 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
   });
 
+  it("1.9.10's crash-padded chunks (length field 0): the records go up without the NUL bytes Fluent Bit would send", async () => {
+    const bucketDir = 'fb-crash-during-run-1910-mx56u6x0-4ed3';
+    fx = extractFixture('v1.9.10/crash-during-run', 'store-after-crash.tar.gz', bucketDir);
+    const bucket = await newBucket(client, 'sd-replay-nul');
+    const report = await scanStore(fx.storeDir);
+    const chunks = report.roots[0].streams.flatMap((s) => s.chunks.filter((c) => c.status === 'legacy-length'));
+    expect(chunks.map((c) => c.nulTail)).toEqual([1885, 3126]);
+    const plan = await planReplay({
+      storePath: fx.storeDir,
+      root: report.roots[0],
+      rootPath: fx.root,
+      target: { bucket, keyFormat: '/$TAG/%Y/%m/%d/$INDEX', compression: 'none', outputId: 0 },
+      safeNextIndex: 4,
+      skipProcessCheck: true,
+    });
+    const items = plan.replayItems.filter((i) => i.state === 'planned');
+    expect(items.map((i) => i.bytes)).toEqual(chunks.map((c) => c.contentLength! - c.nulTail!));
+    expect(plan.steps[0].description).toMatch(/without the (1885|3126) NUL bytes of zero padding Fluent Bit would send/);
+    const before = await contents(
+      fx,
+      items.map((i) => i.chunkPath),
+    );
+    const res = await applyReplay(plan, { client, skipProcessCheck: true });
+    expect(res.verified).toBe(true);
+    for (const it of res.items.filter((i) => i.state === 'done')) {
+      const body = await getObjectBytes(client, bucket, it.key);
+      expect(body.includes(0)).toBe(false);
+      expect(body.length).toBe(it.bytes);
+      expect(before.get(it.chunkPath)!.subarray(0, body.length).equals(body)).toBe(true);
+      expect(
+        before
+          .get(it.chunkPath)!
+          .subarray(body.length)
+          .every((b) => b === 0),
+      ).toBe(true);
+      expect(
+        body
+          .toString('utf8')
+          .trimEnd()
+          .split('\n')
+          .every((l) => JSON.parse(l)),
+      ).toBe(true);
+    }
+  });
+
   it('gzip: body is gzip with Content-Encoding, decoding gives the chunk content', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-gz');
