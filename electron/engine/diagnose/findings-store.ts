@@ -80,10 +80,22 @@ export function multipartFindings(
   const orphaned: string[] = [];
   let orphanedSeverity: 'error' | 'warning' = 'warning';
   const matched = new Set<string>();
+  /** Records with two lines for one part number: the two-tag crash of docs/fluent-bit-versions.md §9. */
+  const mixed: string[] = [];
   for (const { chunk, rec } of records) {
     const label = `${chunk.path}: ${rec.s3Key} upload ${rec.uploadId}, local parts ${rec.completeParts.map((p) => p.partNumber).join(',') || 'none'}`;
     if (rec.problems.length || !rec.completeParts.length) {
       orphaned.push(`${label} — Fluent Bit skips this record forever: ${rec.problems.join('; ') || 'no part line parsed'}`);
+      orphanedSeverity = 'error';
+      continue;
+    }
+    const twice = [...new Set(rec.parts.filter((p, i) => rec.parts.findIndex((q) => q.partNumber === p.partNumber) !== i).map((p) => p.partNumber))];
+    if (twice.length) {
+      mixed.push(chunk.path);
+      if (uploads?.some((u) => u.key === rec.s3Key && u.uploadId === rec.uploadId)) matched.add(`${rec.s3Key}\n${rec.uploadId}`);
+      orphaned.push(
+        `${label} — ${twice.map((n) => `${rec.parts.filter((p) => p.partNumber === n).length} lines for part ${n}`).join(', ')}: a crash with two uploads in flight wrote another upload's part lines into this record (docs/fluent-bit-versions.md §9, all five versions); Fluent Bit completes with the last line of each part and fails with InvalidPart at every start, both uploads stay open`,
+      );
       orphanedSeverity = 'error';
       continue;
     }
@@ -117,7 +129,7 @@ export function multipartFindings(
   for (const u of uploads ?? []) {
     if (matched.has(`${u.key}\n${u.uploadId}`) || !keyBelongs(u.key)) continue;
     orphaned.push(
-      `${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it`,
+      `${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it${mixed.length ? `; its part lines may be in ${mixed.join(', ')} (the two-tag crash): settling completes it when ListParts proves every part by those lines` : ''}`,
     );
   }
   const out: Finding[] = [];
@@ -142,8 +154,9 @@ export function multipartFindings(
       severity: orphanedSeverity,
       summary: `${plural(orphaned.length, 'multipart upload')} where the local record and the server disagree.`,
       evidence: capped(orphaned),
-      action:
-        'Reconcile records and server uploads: complete what the server holds, abort what no record will ever complete, drop records of vanished uploads.',
+      action: mixed.length
+        ? "Settle the uploads before Fluent Bit starts: the record lines are matched to each upload's parts (ListParts), every upload they prove is completed, then the record goes."
+        : 'Reconcile records and server uploads: complete what the server holds, abort what no record will ever complete, drop records of vanished uploads.',
       next: outputId !== null ? [next.multipart(outputId)] : [],
       outputId,
     });

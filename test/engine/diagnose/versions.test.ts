@@ -69,7 +69,9 @@ describe('1.9.10 stores (inferred from their length-0 chunks)', () => {
   it('multipart-two-tags after the SIGKILL: the record (length 0, NUL tail) is a record, the two data chunks carry 44,426 NUL bytes', async () => {
     const { diagnosis: d } = await diagnoseStore(fx('v1.9.10', 'multipart-two-tags', 'store-after-crash.tar.gz'));
     expect(codes(d)).not.toContain('CHUNK_DAMAGED');
-    expect(codes(d)).toContain('MULTIPART_PENDING');
+    // the record alone shows it: two lines for part 1, Fluent Bit's completion will fail (§9)
+    expect(codes(d)).toContain('MULTIPART_ORPHANED');
+    expect(codes(d)).not.toContain('MULTIPART_PENDING');
     expect(find(d, 'CHUNK_NUL_PADDING')!.data).toMatchObject({ nulBytes: 20590 + 23836 });
   });
 
@@ -187,4 +189,28 @@ describe('1.x config traps: http:// without tls Off, keep-alive', () => {
     expect(d.fluentBit.text).toBe('Fluent Bit 2.2.0, given; not measured: between 1.9.10 and 3.2.10, so the findings say where those two differ');
     expect(find(d, 'CONFIG_HTTP_WITHOUT_TLS_OFF')!.severity).toBe('warning');
   });
+});
+
+describe('two uploads in flight at a SIGKILL (every version, docs/fluent-bit-versions.md §9)', () => {
+  it.each(['v1.9.10', 'v3.2.10', 'v4.2.8', 'v5.0.9', 'v5.1.1'])(
+    '%s: the mixed record and the recordless upload are one MULTIPART_ORPHANED error, settled by multipart',
+    async (v) => {
+      const dir = path.join(REAL, v, 'multipart-two-tags');
+      const { diagnosis: d } = await diagnoseStore({
+        ...fx(v, 'multipart-two-tags', 'store-after-crash.tar.gz'),
+        multipart: [path.join(dir, 's3api-list-multipart-uploads-after-crash.json')],
+      });
+      expect(codes(d)).not.toContain('MULTIPART_PENDING');
+      const f = find(d, 'MULTIPART_ORPHANED')!;
+      expect(f.severity).toBe('error');
+      expect(f.evidence).toHaveLength(2);
+      expect(f.evidence[0]).toMatch(
+        /^multipart_upload_metadata\/\S+: app\.big\/\S+\/0 upload \S+, local parts 1 — 2 lines for part 1: a crash with two uploads in flight wrote another upload's part lines into this record .* fails with InvalidPart at every start, both uploads stay open$/,
+      );
+      expect(f.evidence[1]).toMatch(
+        /^app\.huge\/\S+\/1 upload \S+ .*no local record: Fluent Bit never completes it; its part lines may be in multipart_upload_metadata\/\S+ \(the two-tag crash\)/,
+      );
+      expect(f.next.map((s) => s.request)).toEqual([{ name: 'repair.plan', input: { action: 'multipart', outputId: 0 } }]);
+    },
+  );
 });
