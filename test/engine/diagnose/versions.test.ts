@@ -214,3 +214,27 @@ describe('two uploads in flight at a SIGKILL (every version, docs/fluent-bit-ver
     },
   );
 });
+
+describe("each version's own backlog, its version given: exact version findings and retry rule", () => {
+  const cases: [string, string, string[], RegExp][] = [
+    ['v1.9.10', 'buffered-backlog', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP'], /^retry_limit 1: 1\.9\.10 ignore it: 5 tries/],
+    ['v1.9.10', 'crash-during-run', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP', 'CHUNK_NUL_PADDING'], /^retry_limit not set .*: 1\.9\.10 ignore it: 5 tries/],
+    ['v3.2.10', 'buffered-backlog', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP'], /^retry_limit 1: 3\.2\.10 ignore it: 5 tries/],
+    ['v3.2.10', 'crash-during-run', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP'], /^retry_limit not set .*: 3\.2\.10 ignore it: 5 tries/],
+    ['v4.2.8', 'buffered-backlog', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP'], /^retry_limit 1: 4\.2\.8 give up at the limit: 1 try \(measured\)/],
+    ['v4.2.8', 'crash-during-run', ['BUFFERED_BACKLOG', 'GIVEN_UP_LOST_AT_STOP'], /^retry_limit not set .*: 4\.2\.8 give up at the limit: 1 try \(measured\)/],
+    ['v5.0.9', 'buffered-backlog', ['BUFFERED_BACKLOG', 'QUARANTINED_DATA'], /^retry_limit 1: 5\.0\.9 give up above the limit: 2 tries \(measured\)/],
+    ['v5.0.9', 'crash-during-run', ['BUFFERED_BACKLOG'], /^retry_limit not set .*: 5\.0\.9 give up above the limit: 2 tries/],
+    ['v5.1.1', 'buffered-backlog', ['BUFFERED_BACKLOG', 'QUARANTINED_DATA'], /^retry_limit 1: 5\.1\.1 give up above the limit: 2 tries \(measured\)/],
+    ['v5.1.1', 'crash-during-run', ['BUFFERED_BACKLOG'], /^retry_limit not set .*: 5\.1\.1 give up above the limit: 2 tries/],
+  ];
+  it.each(cases)('%s %s', async (v, scenario, want, tries) => {
+    const tar = scenario === 'buffered-backlog' ? 'store-after-run1.tar.gz' : 'store-after-crash.tar.gz';
+    const { diagnosis: d } = await diagnoseStore({ ...fx(v, scenario, tar), fluentBitVersion: v.slice(1) });
+    expect(d.fluentBit).toMatchObject({ source: 'given', version: v.slice(1), assumes: [v.slice(1)] });
+    expect(versioned(d)).toEqual(want);
+    const backlog = find(d, 'BUFFERED_BACKLOG')!.evidence;
+    expect(backlog.at(-2)).toMatch(tries);
+    expect(backlog.at(-1)).toMatch(v.startsWith('v5') ? /moves to quarantine\/ and is never sent again/ : /stays in its stream, is sent again at every start/);
+  });
+});
