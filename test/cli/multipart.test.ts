@@ -64,7 +64,7 @@ describe.skipIf(!s3Enabled())('store-doctor multipart', { timeout: 120_000 }, ()
     const r = await cli(s.args('--complete', '--apply'), env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('multipart: Settled 2 of 2 multipart upload(s), removed 1 record(s).');
+    expect(r.stdout).toContain('multipart: Settled 2 of 2 multipart upload(s). Removed 1 record(s).');
     expect(await s.open()).toEqual([]);
     expect(existsSync(x.rec)).toBe(false);
   });

@@ -164,7 +164,7 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
   plan.warnings.push(
     ...s.leftAlone.map((w) => w.replace(/^Server upload with no local record: /, `Server upload with no local record: s3://${input.bucket}/`)),
   );
-  if (s.unsettled.length) plan.warnings.push(`Left unsettled: ${s.unsettled.length} upload(s) (see above): the command reports them as not done.`);
+  if (s.unsettled.length) plan.warnings.push(`Left unsettled: ${s.unsettled.length} upload(s) (see above): the result will not be reported as done.`);
   const n = (op: string) => s.items.filter((i) => i.op === op).length;
   plan.summary = `${records.length} local record(s), ${listed.length} server upload(s) without one: complete ${n('complete')}, abort ${n('abort')}, forget ${n('forget')}${s.unsettled.length ? `, ${s.unsettled.length} left unsettled` : ''}.`;
   plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: s.items, records: s.records, unsettled: s.unsettled };
@@ -271,6 +271,6 @@ export async function applyMultipart(
   result.applied = true;
   const ok = result.steps.filter((x) => x.ok && x.step.kind !== 'delete-file').length;
   const left = result.unsettled!.length;
-  result.summary = `Settled ${ok} of ${settle.length} multipart upload(s)${removed.length ? `, removed ${removed.length} record(s)` : ''}${left ? `; ${left} left unsettled (see warnings)` : ''}.`;
+  result.summary = `Settled ${ok} of ${settle.length} multipart upload(s).${removed.length ? ` Removed ${removed.length} record(s).` : ''}${left ? ` ${left} left unsettled.` : ''}`;
   return result;
 }

@@ -143,7 +143,7 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
     const r = await applyMultipart(plan, { client, skipProcessCheck: true });
     expect(r.verified).toBe(true);
     expect(r.unsettled).toEqual([]);
-    expect(r.summary).toBe('Settled 2 of 2 multipart upload(s), removed 1 record(s).');
+    expect(r.summary).toBe('Settled 2 of 2 multipart upload(s). Removed 1 record(s).');
     expect((await getObjectBytes(client, bucket, x.a.key)).equals(x.a.body)).toBe(true);
     expect((await getObjectBytes(client, bucket, x.h.key)).equals(x.h.body)).toBe(true);
     expect(await uploads(client, bucket)).toEqual([]);
