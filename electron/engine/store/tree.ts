@@ -59,9 +59,12 @@ function dirs(n: TreeNode): TreeNode[] {
   return n.children ? [...n.children.values()].filter((c) => c.type === 'directory' && !c.name.startsWith('.')) : [];
 }
 
-/** `<A>-<B>`, two decimal numbers: how Fluent Bit names chunk files (and the marker Store Doctor writes). */
+/**
+ * How Fluent Bit names chunk files: out_s3's `<A>-<B>` (two decimal numbers), the engine's
+ * `storage.path` chunks `<pid>-<sec>.<nsec>.flb`, and the marker Store Doctor writes.
+ */
 export function isChunkLikeName(name: string): boolean {
-  return /^\d+-\d+$/.test(name) || name === 'store-doctor-marker';
+  return /^\d+-\d+(\.\d+\.flb)?$/.test(name) || name === 'store-doctor-marker';
 }
 
 /** Holds a file named the way Fluent Bit names chunks. */
