@@ -4,7 +4,19 @@
  * result type. Events flow engine → door → client. Isomorphic: imported by the renderer too.
  */
 import { z } from 'zod';
-import type { ChunkInfo, Diagnosis, FluentBitConfig, Progress, RecordPage, RepairPlan, RepairResult, ReplayItem, S3Evidence, StoreReport } from './model';
+import type {
+  ChunkInfo,
+  Diagnosis,
+  FluentBitConfig,
+  FluentBitVersionInfo,
+  Progress,
+  RecordPage,
+  RepairPlan,
+  RepairResult,
+  ReplayItem,
+  S3Evidence,
+  StoreReport,
+} from './model';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
@@ -73,6 +85,25 @@ export const requestSchemas = {
   'store.recent': z.object({}).strict(),
   /** Stores already open in this session, most recent first (e.g. the one `serve <path>` opened). */
   'store.list': z.object({}).strict(),
+  /**
+   * The Fluent Bit version that runs this store, for every diagnosis and plan of it until changed:
+   * `version` as the operator gives it (null: forget it, the store is read for the version again),
+   * or `binary`, a Fluent Bit executable whose `--version` is read — on the command line only
+   * (it runs a program). Without either, the diagnosis infers what the store shows.
+   */
+  'store.fluentBitVersion': z
+    .object({
+      storeId: id,
+      version: z
+        .string()
+        .max(20)
+        .regex(/^v?\d{1,3}\.\d{1,3}(\.\d{1,4})?$/, 'a Fluent Bit version such as 1.9.10')
+        .nullable()
+        .optional(),
+      binary: path.optional(),
+    })
+    .strict()
+    .refine((v) => (v.version !== undefined) !== (v.binary !== undefined), 'give either version or binary'),
   'chunk.inspect': z.object({ storeId: id, rootPath: path, chunkPath: relPath }).strict(),
   'chunk.records': z
     .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
@@ -153,6 +184,8 @@ export interface RequestResults {
   'store.close': { closed: boolean };
   'store.recent': { recent: { path: string; openedAt: string }[] };
   'store.list': { stores: OpenedStore[] };
+  /** The version every diagnosis of the store now applies (given, read from the binary, or what the store shows). */
+  'store.fluentBitVersion': FluentBitVersionInfo;
   'chunk.inspect': { chunk: ChunkInfo; headerHex: string };
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;

@@ -30,6 +30,8 @@ export const planFileSchema = z
           .describe('--live and its connection flags; null: offline'),
         fullListing: z.boolean(),
         at: z.string().optional().describe('--at: the assumed restart time'),
+        fluentBitVersion: z.string().max(20).optional().describe('--fluent-bit-version'),
+        fluentBitBin: filePath.optional().describe('--fluent-bit-bin (absolute)'),
       })
       .describe('the evidence options the plan was made with; apply reads them again'),
     request: z.record(z.string(), z.unknown()).describe('the repair.plan request (action, outputId, value, …)'),

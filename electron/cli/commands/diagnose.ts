@@ -61,6 +61,9 @@ function checkedLines(d: Diagnosis): string[] {
       `  ${o.displayName}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
     );
   }
+  // Which Fluent Bit the findings apply, and where that comes from (given / binary / inferred / unknown).
+  lines.push(`  ${e(d.fluentBit.text)}`);
+  for (const ev of d.fluentBit.evidence) lines.push(`    ${e(ev)}`);
   return lines;
 }
 
@@ -118,6 +121,7 @@ function findingJson(f: Finding, ctx: CommandContext) {
 export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings: FluentBitConfig['warnings'] = []) {
   return {
     at: d.at,
+    fluentBit: d.fluentBit,
     checks: d.checks,
     configWarnings,
     outputs: d.outputs.map((o) => ({

@@ -27,6 +27,7 @@ export async function writePlanFile(file: string, v: { store: string; sources: E
     sources: {
       ...src,
       configPath: src.configPath ? abs(src.configPath) : undefined,
+      fluentBitBin: src.fluentBitBin ? abs(src.fluentBitBin) : undefined,
       listing: src.listing.map(abs),
       versions: src.versions.map(abs),
       multipart: src.multipart.map(abs),

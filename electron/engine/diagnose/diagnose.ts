@@ -4,7 +4,17 @@
  * index, a timeline, resets, collision analysis and findings, plus what was and was not checked.
  * Pure: findings name their next steps as requests, never as one door's command lines.
  */
-import type { Diagnosis, DiagnosisChecks, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
+import type {
+  Diagnosis,
+  DiagnosisChecks,
+  FluentBitConfig,
+  FluentBitVersionGiven,
+  Finding,
+  OutputDiagnosis,
+  RootReport,
+  S3Evidence,
+  StoreReport,
+} from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
 import { bySeverity } from '../../../shared/severity';
 import { pushAll } from '../../../shared/arrays';
@@ -14,6 +24,8 @@ import { indexFileFindings, overwriteRiskFinding, reuseFindings, sequenceFinding
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
 import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
+import { configVersionFindings, type VersionView } from './findings-version';
+import { resolveVersion } from '../fluentbit/versions';
 import { selectTargets, targetsFromConfig, inferTargets, type Target } from './targets';
 
 export interface DiagnoseInput {
@@ -23,6 +35,8 @@ export interface DiagnoseInput {
   /** Assumed restart time (default: now, or the newest object time when that is later). */
   at?: Date;
   outputId?: number;
+  /** The Fluent Bit version set on the store (given, or read from its binary); without it the store tells what it can. */
+  fluentBit?: FluentBitVersionGiven | null;
 }
 
 export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
@@ -48,6 +62,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const { report, config } = input;
   const evidence = evidenceMap(input.evidence);
   const at = input.at ?? defaultAt(evidence);
+  const version: VersionView = resolveVersion(input.fluentBit ?? null, report);
+  const outputOf = (t: Target) => config?.outputs.find((o) => o.id === t.id) ?? null;
   const allTargets = config ? targetsFromConfig(report, config) : inferTargets(report);
   const targets = selectTargets(report, config, input.outputId);
   const rootDone = new Set<RootReport>();
@@ -108,9 +124,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (seqF) findings.push(seqF);
     const shared = sharedRootFinding(target, allTargets);
     if (shared) findings.push(shared);
+    pushAll(findings, configVersionFindings(target, outputOf(target), version));
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
+      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe, version, outputOf(target)?.properties['retry_limit']));
     }
     findings.sort(bySeverity);
     outputs.push({
@@ -140,7 +157,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (!report.roots.length) storeFindings.push(noStoreFinding(report));
     for (const root of report.roots) {
       if (rootDone.has(root)) continue;
-      const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe);
+      const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe, version);
       const used = allTargets.some((t) => t.root === root);
       if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       pushAll(storeFindings, fs);
@@ -149,7 +166,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
+  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
 }
 
 function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
@@ -176,10 +193,12 @@ function rootFindings(
   all: Target[],
   config: FluentBitConfig | null,
   safe: Map<number, MismatchSafe>,
+  version: VersionView,
+  retryLimit?: string,
 ): Finding[] {
   const owners = all.filter((t) => t.root === root);
   const id = target?.id ?? null;
-  const out = backlogFindings(root, id);
+  const out = backlogFindings(root, id, version, retryLimit);
   const belongs = (k: string) =>
     owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
   pushAll(out, multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, root.bucket));

@@ -28,3 +28,8 @@ export function isoOrNull(s: string | null | undefined): string | null {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** 1.2 MB, 3.4 kB, 12 B. */
+export function sizeText(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`;
+}

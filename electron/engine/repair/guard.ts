@@ -12,15 +12,24 @@ import { promises as fsp, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DIR } from './tool-dir';
 import { isOwnTemp } from './atomic';
-import { findFluentBitProcesses, findProcessesUsing, type ProcessUse } from './procs';
+import { findFluentBitProcesses, findProcessesUsing, procsTestHooks, type ProcessUse } from './procs';
 
-export { findFluentBitProcesses, findProcessesUsing, type ProcessUse } from './procs';
+export { findFluentBitProcesses, findProcessesUsing, type ProcessScan, type ProcessUse } from './procs';
 
 /**
  * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only
  * directory is still writable; a real read-only mount answers EROFS). Reset to null after use.
  */
-export const guardTestHooks: { access: ((p: string) => Promise<void>) | null } = { access: null };
+export const guardTestHooks: { access: ((p: string) => Promise<void>) | null; proc: string | null } = {
+  access: null,
+  /** The folder that stands for `/proc` (procs.ts). */
+  get proc() {
+    return procsTestHooks.proc;
+  },
+  set proc(v: string | null) {
+    procsTestHooks.proc = v;
+  },
+};
 
 export interface GuardReport {
   refusals: { reason: string; forceable: boolean }[];

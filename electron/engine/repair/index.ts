@@ -34,7 +34,8 @@ export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';
 export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './protect';
 export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './restore';
-export { planReplay, activeStreamName, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
+export { planReplay, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
+export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './active-stream';
 export { applyReplay, type ReplayApplyOptions } from './replay-run';
 export { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
 export { probeConditionalWrites, putCreateOnly } from './s3ops';

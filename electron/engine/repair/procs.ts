@@ -31,6 +31,10 @@ export interface ProcessUse {
   paths: string[];
 }
 
+/** Test injection: the folder that stands for `/proc` (e.g. a missing one for a system without it). */
+export const procsTestHooks: { proc: string | null } = { proc: null };
+const procDir = () => procsTestHooks.proc ?? '/proc';
+
 const FLUENT_BIT = /^(fluent-bit|td-agent-bit|flb-|calyptia-fluent)/;
 
 export function looksLikeFluentBit(command: string, exe: string | null): boolean {
@@ -75,7 +79,7 @@ async function locate(pid: number, h: Held, rootSt: Stats, realRoot: string): Pr
   if (!path.isAbsolute(named)) return undefined;
   const same = (st: Stats | null) => !!st && st.dev === rootSt.dev && st.ino === h.ino;
   if (same(await fsp.lstat(named).catch(() => null))) return under(named, realRoot) ? named : null;
-  const base = `/proc/${pid}/root`;
+  const base = `${procDir()}/${pid}/root`;
   if (!same(await fsp.lstat(base + named).catch(() => null))) return undefined;
   for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
     const st = await fsp.stat(base + dir).catch(() => null);
@@ -104,7 +108,7 @@ async function inodesOf(root: string): Promise<Map<number, string>> {
 }
 
 async function heldOnDevice(pidText: string, dev: number, devText: string): Promise<{ held: Held[]; denied: boolean; gone: boolean }> {
-  const base = `/proc/${pidText}`;
+  const base = `${procDir()}/${pidText}`;
   const held: Held[] = [];
   let denied = false;
   try {
@@ -136,25 +140,44 @@ async function heldOnDevice(pidText: string, dev: number, devText: string): Prom
 }
 
 /** Processes (other than us) with a file or folder of `root` open, mapped, or as working directory. Linux only. */
-export async function findProcessesUsing(root: string): Promise<{ processes: ProcessUse[]; uninspectable: number; supported: boolean }> {
+export interface ProcessScan {
+  processes: ProcessUse[];
+  /** Processes whose open files could not be read (permission denied). */
+  uninspectable: number;
+  /** Their pids (the first 1000). */
+  uninspectablePids: number[];
+  /** Processes looked at (other than this one). */
+  inspected: number;
+  /** False when there is no /proc to look in. */
+  supported: boolean;
+}
+
+export async function findProcessesUsing(root: string): Promise<ProcessScan> {
   let pids: string[];
   try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
+    pids = (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));
   } catch {
-    return { processes: [], uninspectable: 0, supported: false };
+    return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: false };
   }
   const rootSt = await fsp.stat(root).catch(() => null);
-  if (!rootSt) return { processes: [], uninspectable: 0, supported: true };
+  if (!rootSt) return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: true };
   const realRoot = await fsp.realpath(root);
   const dev = rootSt.dev;
   const devText = majorMinor(dev);
   let uninspectable = 0;
+  let inspected = 0;
+  const uninspectablePids: number[] = [];
   const candidates: Candidate[] = [];
   for (const pidText of pids) {
     const pid = Number(pidText);
     if (pid === process.pid) continue;
     const r = await heldOnDevice(pidText, dev, devText);
-    if (r.denied) uninspectable++;
+    if (r.gone) continue; // exited meanwhile
+    inspected++;
+    if (r.denied) {
+      uninspectable++;
+      if (uninspectablePids.length < 1000) uninspectablePids.push(pid);
+    }
     if (r.held.length) candidates.push({ pid, held: r.held });
   }
   let inodes: Map<number, string> | null = null; // built once, only when a path does not tell
@@ -170,7 +193,7 @@ export async function findProcessesUsing(root: string): Promise<{ processes: Pro
       if (where !== null) hits.push({ p: where, how: h.how, dir: h.dir });
     }
     if (!hits.length) continue;
-    const base = `/proc/${c.pid}`;
+    const base = `${procDir()}/${c.pid}`;
     const command = ((await fsp.readFile(`${base}/comm`, 'utf8').catch(() => '?')) || '?').trim();
     const exe = await fsp.readlink(`${base}/exe`).catch(() => null);
     const files = hits.filter((h) => !h.dir && h.how !== 'cwd');
@@ -180,20 +203,20 @@ export async function findProcessesUsing(root: string): Promise<{ processes: Pro
     );
     processes.push({ pid: c.pid, command, kind, paths: [...new Set(shown)].slice(0, 5) });
   }
-  return { processes, uninspectable, supported: true };
+  return { processes, uninspectable, uninspectablePids, inspected, supported: true };
 }
 
-/** Running processes that look like Fluent Bit (anywhere), for a warning. */
-export async function findFluentBitProcesses(): Promise<{ pid: number; command: string }[]> {
+/** Running processes that look like Fluent Bit (anywhere, or among `only`), for a warning. */
+export async function findFluentBitProcesses(only?: number[]): Promise<{ pid: number; command: string }[]> {
   const out: { pid: number; command: string }[] = [];
   let pids: string[] = [];
   try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
+    pids = only ? only.map(String) : (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));
   } catch {
     return out;
   }
   for (const p of pids) {
-    const comm = (await fsp.readFile(`/proc/${p}/comm`, 'utf8').catch(() => '')).trim();
+    const comm = (await fsp.readFile(`${procDir()}/${p}/comm`, 'utf8').catch(() => '')).trim();
     if (FLUENT_BIT.test(comm)) out.push({ pid: Number(p), command: comm });
   }
   return out;

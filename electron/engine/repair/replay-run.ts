@@ -12,7 +12,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
 import { durableMove } from './atomic';
 import { assertInside } from './confine';
-import { objectBody, md5Hex, readChunkFile, sha256Hex } from './chunkfile';
+import { objectBody, md5Hex, readChunkFile, replayContent, sha256Hex } from './chunkfile';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
@@ -124,10 +124,10 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     async function one(item: ReplayItem): Promise<void> {
       const file = path.join(d.rootPath, item.chunkPath);
       await assertInside(d.rootPath, file, 'the chunk');
-      const cf = await readChunkFile(file);
-      const src = sha256Hex(cf.content);
+      const content = replayContent(await readChunkFile(file));
+      const src = sha256Hex(content);
       const st = states.get(`${item.chunkPath}\0${src}`) ?? {};
-      const { body, contentEncoding } = objectBody(cf.content, d.compression);
+      const { body, contentEncoding } = objectBody(content, d.compression);
       const md5 = md5Hex(body);
       const time = new Date(d.times[item.chunkPath] ?? now());
       let key: string | null = null;

@@ -60,9 +60,8 @@ function dirs(n: TreeNode): TreeNode[] {
 }
 
 /**
- * How Fluent Bit names chunk files: `<A>-<B>` (two decimal numbers, the S3 output's store), or
- * `<pid>-<sec>.<nsec>.flb` (the engine's filesystem storage, `storage.path`); and the marker Store
- * Doctor writes.
+ * How Fluent Bit names chunk files: out_s3's `<A>-<B>` (two decimal numbers), the engine's
+ * `storage.path` chunks `<pid>-<sec>.<nsec>.flb`, and the marker Store Doctor writes.
  */
 export function isChunkLikeName(name: string): boolean {
   return /^\d+-\d+(\.\d+\.flb)?$/.test(name) || name === 'store-doctor-marker';

@@ -131,6 +131,11 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
               ⚠ {w}
             </p>
           ))}
+          {result.unsettled?.map((u, i) => (
+            <p key={`u${i}`} className="error">
+              Not settled: {u}
+            </p>
+          ))}
           {result.undoId && result.action !== 'undo' && (
             <button type="button" onClick={() => void planUndo(flow)}>
               Undo this change…

@@ -11,6 +11,7 @@ import { formatBytes, formatCount, formatTime, safeIndexText } from '../format';
 import { FINDING_VIEW } from './findingNav';
 import { NextStepButton } from '../components/NextStep';
 import { ChecksPanel, checksIncomplete } from '../components/ChecksPanel';
+import { FluentBitVersion } from '../components/FluentBitVersion';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
 
@@ -133,6 +134,7 @@ export function OverviewView() {
         <ErrorText error={error} />
         {busy === 'diagnose' && !diagnosis && <p className="muted">Diagnosing…</p>}
         {diagnosis && <ChecksPanel checks={diagnosis.checks} />}
+        {diagnosis?.fluentBit && <FluentBitVersion info={diagnosis.fluentBit} />}
         {diagnosis && findings.length === 0 && (
           <p data-testid="no-findings">
             {checksIncomplete(diagnosis.checks)

@@ -23,6 +23,8 @@ interface ExpChunk {
   metaLen: number;
   meta: string;
   contentBytes: number;
+  legacyLength?: boolean;
+  nulInContent?: number;
   payloadKind: 'json_lines' | 'multipart_upload_metadata';
   records?: number;
   firstRecordDate?: string;
@@ -80,6 +82,8 @@ describe('real snapshots of every Fluent Bit version', () => {
           last: e.lastRecordDate ?? null,
         });
       else expect.soft(g.multipart?.parts, `${rel} multipart parts`).toEqual(e.parts);
+      // 1.9.10's length-0 chunks: the zero padding Fluent Bit reads (and 1.x uploads) as content
+      expect.soft(g.nulTail, `${rel} NUL bytes at the end of the content`).toBe(e.legacyLength ? e.nulInContent : undefined);
     }
     for (const [file, s] of Object.entries(c.s.store!.seqIndexFiles)) expect(root.seqIndex.find((x) => x.fileName === file)?.raw).toBe(s.value);
   });
