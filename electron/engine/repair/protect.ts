@@ -218,12 +218,10 @@ export async function applyProtectPlan(
     // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never
     // for an archive or a read-only source (re-checked here; the plan already refuses them).
     assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
+    // A shadow copy is no repair of the store: no journal entry and no backup in it (a timer run
+    // must not become the "last action" that undo reverts), and the shadow never goes down anyway.
     const shadow = d.shadowDir;
     const writes = d.writes;
-    for (const w of writes) changes.push({ kind: 'file', path: path.join(shadow, `seq_index_${w.id}`) });
-    changes.push({ kind: 'file', path: path.join(shadow, 'root.json') });
-    const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
-    result.undoId = action.id;
     await fsp.mkdir(shadow, { recursive: true, mode: 0o700 });
     for (const w of writes) await atomicWriteFile(path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
     await atomicWriteFile(path.join(shadow, 'root.json'), JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n', {
@@ -231,7 +229,6 @@ export async function applyProtectPlan(
     });
     const back = await seqIndexValues(shadow);
     result.verified = writes.every((w) => back.get(w.id) === w.value);
-    await action.applied(result.verified);
     result.summary = `Shadow copy of ${writes.map((w) => `seq_index_${w.id}=${w.value}`).join(', ')} in ${shadow}.`;
   }
   result.applied = true;
