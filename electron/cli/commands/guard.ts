@@ -101,6 +101,7 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
     stateDir: path.resolve(opts.stateDir),
     marker: opts.marker,
     pollMs,
+    trace: process.env.STORE_DOCTOR_GUARD_TRACE === '1',
     log: logLine,
   });
   let cached: { at: number; report: NodeReport } | null = null;

@@ -30,6 +30,8 @@ export interface GuardOptions {
   marker?: boolean;
   pollMs?: number;
   refreshDebounceMs?: number;
+  /** Log every session request with its duration. */
+  trace?: boolean;
   log: (line: string) => void;
 }
 
@@ -53,10 +55,21 @@ export interface RootWatch {
   restoring: boolean;
   /** Another deletion was seen while restoring: go round once more. */
   again: boolean;
+  /** Processes seen using the root while Fluent Bit ran (waited for after a graceful stop). */
+  pids: number[];
+  learning: boolean;
+  /** Ends the wait between two attempts. */
+  wake: (() => void) | null;
   problem: string | null;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** seq_index values of a root in a report (id → value). */
+function rootFactsOf(report: StoreReport | null, rootPath: string): Map<number, number | null> {
+  const root = report?.roots.find((r) => r.path === rootPath);
+  return new Map((root?.seqIndex ?? []).filter((x) => x.outputId !== null).map((x) => [x.outputId as number, x.value] as const));
+}
 
 export class Guard {
   readonly session = new CliSession();
@@ -98,7 +111,15 @@ export class Guard {
   }
 
   /** A session request, one at a time with every other (the watchers fire from anywhere). */
-  private call: CliSession['call'] = (name, input) => this.serial(() => this.session.call(name, input));
+  private call: CliSession['call'] = (name, input) =>
+    this.serial(async () => {
+      const t0 = Date.now();
+      try {
+        return await this.session.call(name, input);
+      } finally {
+        if (this.opts.trace) this.opts.log(`trace: ${name} ${Date.now() - t0} ms`);
+      }
+    });
 
   /** Session calls one at a time (the watchers fire from anywhere). */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -156,21 +177,44 @@ export class Guard {
         deletedAt: null,
         restoring: false,
         again: false,
+        wake: null,
+        pids: [],
+        learning: false,
         problem: null,
       };
       this.roots.set(rootPath, w);
       for (const p of sh.problems) this.note(`state folder: ${p}`);
-      w.idle = await this.noProcesses(w);
       this.note(
         `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
       );
       this.seq.add(rootPath);
-      if (!w.idle) this.seq.hold(rootPath);
       this.tree.add(rootPath);
+      // Checked after the first read: when no process uses the root, the values on disk are final.
+      w.idle = await this.noProcesses(w);
+      if (!w.idle) this.seq.hold(rootPath);
+      else
+        for (const [id, v] of rootFactsOf(this.report, rootPath))
+          if (v !== null && w.outputs.some((o) => o.id === id)) await this.keep(w, id, v, true, 'no process uses the root');
     }
     this.state = 'watching';
     this.changed();
     for (const w of this.roots.values()) if (!this.sequencePresent(w)) void this.restore(w);
+  }
+
+  /** The root is on disk and in the session's report (a root that appeared since is rescanned in). */
+  private async rootKnown(w: RootWatch): Promise<boolean> {
+    if (
+      !(await fsp.stat(w.rootPath).then(
+        (st) => st.isDirectory(),
+        () => false,
+      ))
+    )
+      return false;
+    if (!this.report?.roots.some((r) => r.path === w.rootPath))
+      await this.call('store.refresh', { storeId: this.storeId!, paths: [w.rootPath] }).then((r) => {
+        this.report = r.rescanned ?? mergeStoreUpdate(this.report!, r.updates);
+      });
+    return !!this.report?.roots.some((r) => r.path === w.rootPath);
   }
 
   private sequencePresent(w: RootWatch): boolean {
@@ -182,26 +226,24 @@ export class Guard {
     const r = await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
     if (r.uninspectable)
       this.note(`${r.uninspectable} processes could not be inspected: run the guard as Fluent Bit's user (or root) so it sees when Fluent Bit exits`);
+    w.pids = r.processes.map((p) => p.pid);
     return r.processes.length === 0;
   }
 
   private onSeq(e: SeqEvent): void {
     const w = this.roots.get(e.rootPath);
     if (!w || this.stopped) return;
-    if (e.kind === 'activity') {
-      w.idle = false;
-      return;
-    }
+    if (e.kind === 'activity') return;
     if (e.kind === 'value') {
       this.tree.touch(path.join(w.rootPath, 'sequence', 'index_metadata', `seq_index_${e.id}`));
       if (!w.outputs.some((o) => o.id === e.id)) return;
-      if (!w.restoring) w.idle = w.idle && this.seq.holding(w.rootPath) === false;
-      void this.keep(w, e.id, e.value, w.idle, 'read');
+      // A value read while Fluent Bit may run is not final (its exit flush uses more).
+      void this.keep(w, e.id, e.value, false, 'read');
+      if (!w.restoring) this.learnPids(w);
       return;
     }
     // sequence/ (or a file) deleted: the held descriptors read the exit flush's last values
-    w.deletedAt ??= e.at;
-    w.idle = false;
+    w.deletedAt = e.at;
     for (const v of e.values) {
       if (v.value !== null && v.held) void this.keep(w, v.id, v.value, true, 'read after the deletion');
       else if (w.outputs.some((o) => o.id === v.id))
@@ -212,7 +254,24 @@ export class Guard {
     void this.restore(w);
   }
 
+  /** Learn (once per run of Fluent Bit) which processes use the root, to wait for them after a graceful stop. */
+  private learnPids(w: RootWatch): void {
+    if (w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
+    w.learning = true;
+    void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
+      .then((r) => {
+        if (!w.restoring) w.pids = r.processes.map((p) => p.pid);
+      })
+      .catch(() => undefined)
+      .finally(() => (w.learning = false));
+  }
+
+  /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */
   private keep(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
+    return this.serial(() => this.keepNow(w, id, value, final, how));
+  }
+
+  private keepNow(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
     return recordValue(w.shadowDir, { rootPath: w.rootPath }, id, value, final).then(
       async (r) => {
         const before = w.guarded.get(id);
@@ -243,6 +302,7 @@ export class Guard {
     if (this.stopped || !this.storeId) return;
     if (w.restoring) {
       w.again = true;
+      w.wake?.();
       return;
     }
     w.restoring = true;
@@ -251,17 +311,20 @@ export class Guard {
       for (let attempt = 0; !this.stopped; attempt++) {
         w.again = false;
         try {
-          const use = this.report?.roots.some((r) => r.path === w.rootPath)
-            ? await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
-            : { processes: [] };
-          if (use.processes.length) {
-            if (attempt === 0) this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
-            await processesGone(
-              use.processes.map((p) => p.pid),
-              60_000,
-            );
-            continue;
+          if (!(await this.rootKnown(w))) {
+            this.note(`${w.rootPath} does not exist (yet): nothing to restore into; Fluent Bit creates it at its start`);
+            break;
           }
+          // The processes seen using the root while Fluent Bit ran: wait for them cheaply, then
+          // plan (the pipeline checks every process again before it writes, and refuses if one is left).
+          const known = attempt === 0 ? w.pids : [];
+          const use = known.length ? { processes: [] } : await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
+          const pids = [...known, ...use.processes.map((p) => p.pid)];
+          if (pids.length) {
+            if (use.processes.length) this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
+            await processesGone(pids, 60_000);
+          }
+          w.pids = [];
           if ((await this.restoreOnce(w)) && !w.again) break;
           if (w.again) continue;
         } catch (err) {
@@ -269,7 +332,14 @@ export class Guard {
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
           w.problem = why;
         }
-        await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+          w.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        w.wake = null;
       }
       w.idle = true;
       this.seq.release(w.rootPath);
@@ -306,6 +376,8 @@ export class Guard {
       }
       const latency = w.deletedAt !== null ? Date.now() - w.deletedAt : null;
       w.problem = null;
+      const restored = w.guarded.get(o.id);
+      if (restored) await this.keep(w, o.id, restored.value, true, 'restored after no process used the root');
       w.restores.set(o.id, (w.restores.get(o.id) ?? 0) + 1);
       w.lastRestoreAt = this.lastRestoreAt = new Date().toISOString();
       this.restores++;

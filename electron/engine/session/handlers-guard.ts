@@ -25,7 +25,10 @@ export function guardHandlers(ctx: SessionContext): GuardHandlers {
       const s = ctx.registry.get(input.storeId);
       if (s.report.source.kind === 'archive') throw new EngineError('invalid-input', 'an archive never changes: nothing to refresh', s.path);
       const byRoot = new Map<string, string[]>();
-      let unknownRoot = false;
+      // An empty folder was read as a root (its name as the bucket): what appears in it decides what it is.
+      const guessed =
+        s.report.roots.length === 1 && s.report.roots[0].path === s.path && !s.report.roots[0].streams.length && !s.report.roots[0].seqIndex.length;
+      let unknownRoot = guessed;
       for (const p of input.paths) {
         const abs = path.resolve(p);
         const real = realPathOf(abs);
