@@ -108,6 +108,8 @@ export interface OutputDiagnosis {
    */
   highestIndexInBucketText?: string;
   lowerBoundNextIndexText?: string;
+  /** Set only when the seq_index file holds a value above 2^53 - 1 (`persistedNextIndex` is then null): its exact decimal. */
+  persistedNextIndexText?: string;
   timeline: IndexPoint[];
   /** Detected resets: where the index went down over time. */
   resets: { time: string; from: number; to: number }[];

@@ -101,7 +101,7 @@ function formatOutput(o: OutputDiagnosis, ctx: CommandContext): string[] {
     `${e(o.displayName)} (id ${o.id}) → bucket ${e(o.bucket)}`,
     `  key format      ${o.keyFormat ? e(o.keyFormat) : '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
     `  root            ${o.rootPath ? e(o.rootPath) : '(not in the store)'}`,
-    `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
+    `  persisted index ${o.persistedNextIndexText ?? o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucketText ?? o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
     `  evidence        ${e(o.indexEvidence.text)}`,
   ];
   if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
@@ -133,6 +133,7 @@ export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings:
       indexEvidence: o.indexEvidence,
       ...(o.highestIndexInBucketText ? { highestIndexInBucketText: o.highestIndexInBucketText } : {}),
       ...(o.lowerBoundNextIndexText ? { lowerBoundNextIndexText: o.lowerBoundNextIndexText } : {}),
+      ...(o.persistedNextIndexText ? { persistedNextIndexText: o.persistedNextIndexText } : {}),
       collision: o.collision,
       resets: o.resets,
       timeline: o.timeline,

@@ -128,6 +128,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         ? { highestIndexInBucketText: bucket.highestIndexText }
         : {}),
       ...(lowerBoundText !== null ? { lowerBoundNextIndexText: lowerBoundText } : {}),
+      ...(persisted === null && seq?.valueText != null ? { persistedNextIndexText: seq.valueText } : {}),
       timeline: bucket.timeline,
       resets: bucket.resets,
       collision,

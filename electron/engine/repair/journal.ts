@@ -9,9 +9,11 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RepairAction } from '../../../shared/model';
+import { OWN_DIR } from '../store/tree';
 import { atomicWriteFile, fsyncDir, mkdirExact } from './atomic';
 
-export const TOOL_DIR = '.store-doctor';
+/** Store Doctor's own folder in a root (one name, shared with layout detection). */
+export const TOOL_DIR = OWN_DIR;
 export const JOURNAL_FILE = 'journal.jsonl';
 
 export interface FileState {

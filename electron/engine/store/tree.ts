@@ -70,13 +70,18 @@ function hasChunkFiles(n: TreeNode): boolean {
   return !!n.children && [...n.children.values()].some((c) => c.type === 'file' && isChunkLikeName(c.name));
 }
 
+/** Store Doctor's own folder in a root (journal, backups): what repair left in a bucket's root. */
+export const OWN_DIR = '.store-doctor';
+
 /**
  * A folder looks like a root when it holds stream-like folders (timestamp names,
- * `multipart_upload_metadata`, `quarantine`, `sequence`), or when its folders hold no folders and
- * files named the way Fluent Bit names chunks (streams with custom names). Any folder of text
- * files is not a root.
+ * `multipart_upload_metadata`, `quarantine`, `sequence`), Store Doctor's own `.store-doctor/`
+ * folder (a root repaired and undone after a graceful stop holds nothing else), or when its
+ * folders hold no folders and files named the way Fluent Bit names chunks (streams with custom
+ * names). Any folder of text files is not a root.
  */
 export function isRootLike(n: TreeNode): boolean {
+  if (n.children?.get(OWN_DIR)?.type === 'directory') return true;
   const ds = dirs(n);
   if (ds.some((d) => isStreamLikeName(d.name))) return true;
   return ds.length > 0 && ds.every((d) => dirs(d).length === 0) && ds.some(hasChunkFiles);

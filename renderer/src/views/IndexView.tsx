@@ -111,7 +111,7 @@ export function IndexView() {
           <dl className="stats">
             <div>
               <dt>Persisted next index</dt>
-              <dd>{out.persistedNextIndex ?? 'missing'}</dd>
+              <dd>{out.persistedNextIndexText ?? out.persistedNextIndex ?? 'missing'}</dd>
             </div>
             <div>
               <dt>Highest index in bucket</dt>
