@@ -184,9 +184,6 @@ export class Guard {
       };
       this.roots.set(rootPath, w);
       for (const p of sh.problems) this.note(`state folder: ${p}`);
-      this.note(
-        `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
-      );
       this.seq.add(rootPath);
       this.tree.add(rootPath);
       // Checked after the first read: when no process uses the root, the values on disk are final.
@@ -195,6 +192,9 @@ export class Guard {
       else
         for (const [id, v] of rootFactsOf(this.report, rootPath))
           if (v !== null && w.outputs.some((o) => o.id === id)) await this.keep(w, id, v, true, 'no process uses the root');
+      this.note(
+        `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
+      );
     }
     this.state = 'watching';
     this.changed();

@@ -10,7 +10,7 @@ import type { GuardMetrics } from '../../engine/guard/metrics';
 export function parseListen(text: string): { host: string; port: number } {
   const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new Error(`--metrics ${text}: give host:port, e.g. 127.0.0.1:9464`);
+  if (!m || port < 0 || port > 65535) throw new Error(`--metrics ${text}: give host:port, e.g. 127.0.0.1:9464`);
   return { host: m[1] ?? m[2], port };
 }
 

@@ -19,12 +19,13 @@ export class FleetFolderError extends Error {
   }
 }
 
-async function candidates(folder: string): Promise<string[]> {
+async function candidates(folder: string, skipped: FleetSummary['skipped']): Promise<string[]> {
   const entries = await fsp.readdir(folder, { withFileTypes: true });
   const out: string[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (e.name.startsWith('.')) continue;
-    if (e.isFile() && e.name.endsWith('.json')) out.push(e.name);
+    if (e.isSymbolicLink() && e.name.endsWith('.json')) skipped.push({ file: e.name, error: 'is a symlink: not followed' });
+    else if (e.isFile() && e.name.endsWith('.json')) out.push(e.name);
     else if (e.isDirectory()) {
       const inner = path.join(e.name, 'report.json');
       if (
@@ -46,8 +47,8 @@ export async function readFleetFolder(folder: string): Promise<FleetSummary> {
     throw new FleetFolderError(`${abs}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`, err.code === 'ENOENT' ? 'not-found' : 'failed');
   });
   if (!st.isDirectory()) throw new FleetFolderError(`${abs}: not a folder (give the folder that holds the report.json files)`, 'invalid-input');
-  const files = await candidates(abs);
   const skipped: FleetSummary['skipped'] = [];
+  const files = await candidates(abs, skipped);
   if (files.length > MAX_FLEET_REPORTS) {
     skipped.push({ file: '…', error: `more than ${MAX_FLEET_REPORTS} report files: only the first ${MAX_FLEET_REPORTS} (by name) were read` });
     files.length = MAX_FLEET_REPORTS;
