@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordValue, rootIdentity, shadowDirFor } from '../../electron/engine/guard/shadow';
 import { nodeReportSchema } from '../../shared/fleet';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../engine/repair/helpers';
-import { writeNodeReports } from '../support/node-reports';
+import { writeNodeReports } from '../support/node-reports-fs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/store-doctor.cjs');

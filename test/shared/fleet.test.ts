@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseNodeReport, summarizeFleet } from '../../shared/fleet';
 import { createEngine, dispatchRequest } from '../../electron/engine';
 import { tempDir } from '../support/fixtures';
-import { nodeReport, writeNodeReports } from '../support/node-reports';
+import { nodeReport } from '../support/node-reports';
+import { writeNodeReports } from '../support/node-reports-fs';
 
 let t: ReturnType<typeof tempDir> | null = null;
 afterEach(() => {

@@ -3,8 +3,6 @@
  * deterministic mix — every 7th node has an output at risk, every 5th quarantined chunks, every
  * 11th damaged chunks, node i has i old backlog chunks of 1000 bytes, aged i minutes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { NODE_REPORT_SCHEMA, type NodeReport } from '../../shared/fleet';
 
 export function nodeReport(i: number): NodeReport {
@@ -58,18 +56,4 @@ export function nodeReport(i: number): NodeReport {
       },
     ],
   };
-}
-
-/** Writes `n` reports into `dir` (half as `<node>.json`, half as `<node>/report.json`) and returns them. */
-export function writeNodeReports(dir: string, n: number): NodeReport[] {
-  const out: NodeReport[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = nodeReport(i);
-    out.push(r);
-    if (i % 2) {
-      mkdirSync(path.join(dir, r.node), { recursive: true });
-      writeFileSync(path.join(dir, r.node, 'report.json'), JSON.stringify(r));
-    } else writeFileSync(path.join(dir, `${r.node}.json`), JSON.stringify(r));
-  }
-  return out;
 }
