@@ -131,6 +131,7 @@ export class Guard {
   async start(): Promise<void> {
     await fsp.mkdir(this.opts.stateDir, { recursive: true, mode: 0o700 });
     const store = path.resolve(this.opts.store);
+    let waited = false;
     while (
       !this.stopped &&
       !(await fsp.stat(store).then(
@@ -138,7 +139,8 @@ export class Guard {
         () => false,
       ))
     ) {
-      if (this.state !== 'waiting-for-store') this.note(`waiting for the store ${store}`);
+      if (!waited) this.note(`waiting for the store ${store} (it does not exist yet)`);
+      waited = true;
       this.state = 'waiting-for-store';
       await sleep(this.opts.pollMs ?? 1000);
     }
