@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordValue, rootIdentity, shadowDirFor } from '../../electron/engine/guard/shadow';
 import { nodeReportSchema } from '../../shared/fleet';
+import { fleetDocumentSchema, guardOnceDocumentSchema } from '../../shared/json-schemas/guard';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../engine/repair/helpers';
 import { writeNodeReports } from '../support/node-reports-fs';
 
@@ -59,7 +60,7 @@ describe('store-doctor guard --once', { timeout: 120_000 }, () => {
     await recordValue(dir, await rootIdentity(fx.root), 0, 9, false);
     const r2 = await cli(['guard', fx.storeDir, '--config', IR_CONF, '--state-dir', t.dir, '--once', '--listing', IR_LISTING, '--json']);
     expect(r2.code, r2.stderr).toBe(0);
-    const doc = JSON.parse(r2.stdout);
+    const doc = guardOnceDocumentSchema.parse(JSON.parse(r2.stdout));
     expect(doc.refused).toEqual([]);
     expect(doc.results[0].plan.warnings.join('\n')).toMatch(/shadow copy \(9\) is not known to be final/);
     expect(readFileSync(seq(fx.root), 'latin1')).toBe('12');
@@ -123,7 +124,7 @@ describe('store-doctor fleet', { timeout: 60_000 }, () => {
     expect(text.stdout).toMatch(/^200 node\(s\) in .*: 29 with outputs at risk \(29 outputs\)/);
     expect(text.stdout.split('\n').filter((l) => /^node-\d{3} /.test(l))).toHaveLength(200);
     const json = await cli(['fleet', t.dir, '--json']);
-    const doc = JSON.parse(json.stdout);
+    const doc = fleetDocumentSchema.parse(JSON.parse(json.stdout));
     expect(doc.totals.nodes).toBe(200);
     expect(doc.nodes[0].node).toBe('node-000');
     const md = await cli(['fleet', t.dir, '--format', 'markdown']);

@@ -58,6 +58,8 @@ export interface RootWatch {
   /** Processes seen using the root while Fluent Bit ran (waited for after a graceful stop). */
   pids: number[];
   learning: boolean;
+  /** The processes were looked up during this run of Fluent Bit (again after the next restore). */
+  learned: boolean;
   /** Ends the wait between two attempts. */
   wake: (() => void) | null;
   problem: string | null;
@@ -95,7 +97,7 @@ export class Guard {
   constructor(readonly opts: GuardOptions) {
     this.seq = new SeqWatcher((e) => this.onSeq(e), { pollMs: opts.pollMs ?? 1000 });
     this.tree = new TreeWatcher((paths) => void this.serial(() => this.refresh(paths)).catch((err: Error) => this.note(`refresh failed: ${err.message}`)), {
-      debounceMs: opts.refreshDebounceMs ?? 1000,
+      debounceMs: opts.refreshDebounceMs ?? 5000,
       pollMs: (opts.pollMs ?? 1000) * 5,
     });
   }
@@ -182,6 +184,7 @@ export class Guard {
         wake: null,
         pids: [],
         learning: false,
+        learned: false,
         problem: null,
       };
       this.roots.set(rootPath, w);
@@ -200,6 +203,9 @@ export class Guard {
     }
     this.state = 'watching';
     this.changed();
+    if (this.opts.marker)
+      for (const w of this.roots.values())
+        if (w.idle && this.sequencePresent(w)) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
     for (const w of this.roots.values()) if (!this.sequencePresent(w)) void this.restore(w);
   }
 
@@ -229,6 +235,7 @@ export class Guard {
     if (r.uninspectable)
       this.note(`${r.uninspectable} processes could not be inspected: run the guard as Fluent Bit's user (or root) so it sees when Fluent Bit exits`);
     w.pids = r.processes.map((p) => p.pid);
+    w.learned = r.processes.length > 0;
     return r.processes.length === 0;
   }
 
@@ -244,7 +251,9 @@ export class Guard {
       if (!w.restoring) this.learnPids(w);
       return;
     }
-    // sequence/ (or a file) deleted: the held descriptors read the exit flush's last values
+    // sequence/ (or a file) deleted: the held descriptors read the exit flush's last values.
+    // The folder going after its file brings nothing new to a restore already under way.
+    if (w.restoring && !e.values.length) return;
     w.deletedAt = e.at;
     for (const v of e.values) {
       if (v.value !== null && v.held) void this.keep(w, v.id, v.value, true, 'read after the deletion');
@@ -258,8 +267,10 @@ export class Guard {
 
   /** Learn (once per run of Fluent Bit) which processes use the root, to wait for them after a graceful stop. */
   private learnPids(w: RootWatch): void {
-    if (w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
+    // once per run of Fluent Bit (a process scan costs tens of milliseconds of CPU): after a restore, at its first write
+    if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
     w.learning = true;
+    w.learned = true;
     void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
       .then((r) => {
         if (!w.restoring) w.pids = r.processes.map((p) => p.pid);
@@ -327,6 +338,7 @@ export class Guard {
             await processesGone(pids, 60_000);
           }
           w.pids = [];
+          w.learned = false;
           if ((await this.restoreOnce(w)) && !w.again) break;
           if (w.again) continue;
         } catch (err) {

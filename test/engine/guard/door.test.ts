@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../../electron/cli/guard/door';
 import { buildNodeReport } from '../../../electron/cli/guard/report';
 import { nodeReportSchema } from '../../../shared/fleet';
+import { markerBytes, MARKER_NAME } from '../../../electron/engine/repair/protect';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 const FAKE = path.resolve(__dirname, '../../support/fake-fluent-bit.mjs');
@@ -169,5 +170,36 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
     await started;
     expect(g.state).toBe('watching');
     await until('the value kept', () => read(path.join(sd!.dir, 'state', 'fb-crash', 'seq_index_0')) === '3');
+  });
+
+  it('--marker: keeps a marker chunk in sequence/ where it is safe, also after a restore; refused when an output without $INDEX shares the root', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const marker = path.join(fx.root, 'sequence', MARKER_NAME);
+    const g = newGuard(fx.storeDir, conf, path.join(sd.dir, 'state'), { marker: true });
+    await g.start();
+    expect(readFileSync(marker).equals(markerBytes())).toBe(true);
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    await until('the restore and the marker', () => g.restores === 1 && existsSync(marker));
+    expect(read(seqFile(fx.root))).toBe('6');
+    await g.stop();
+    // another output on the same root without $INDEX would upload the marker: refused, logged, nothing written
+    const fx2 = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    try {
+      const conf2 = path.join(sd.dir, 'two.conf');
+      writeFileSync(
+        conf2,
+        readFileSync(config(fx2.storeDir, path.join(sd.dir, 'one.conf')), 'utf8') +
+          `[OUTPUT]\n    name s3\n    match *\n    bucket fb-crash\n    region us-east-1\n    store_dir ${fx2.storeDir}\n    s3_key_format /$TAG/%Y/%m/%d/%H%M%S-$UUID\n`,
+      );
+      logs.length = 0;
+      const g2 = newGuard(fx2.storeDir, conf2, path.join(sd.dir, 'state2'), { marker: true });
+      await g2.start();
+      expect(existsSync(path.join(fx2.root, 'sequence', MARKER_NAME))).toBe(false);
+      expect(logs.join('\n')).toMatch(/marker not placed in fb-crash: .*has no \$INDEX/);
+    } finally {
+      fx2.cleanup();
+    }
   });
 });
