@@ -116,6 +116,8 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
       })
     : null;
   if (server) logLine(`metrics, health and report on ${server.url}/metrics ${server.url}/healthz ${server.url}/report.json`);
+  // A long-running door logs an unexpected error and goes on guarding (each restore is retried).
+  process.on('unhandledRejection', (err) => logLine(`internal error: ${(err as Error)?.stack ?? String(err)}`));
   const stopped = new Promise<void>((resolve) => {
     const stop = (sig: string) => {
       logLine(`${sig}: stopping`);

@@ -67,6 +67,12 @@ export interface RootWatch {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `<root>/<stream>` of a path under one of the roots (else the path itself). */
+function streamOf(p: string, roots: string[]): string {
+  const root = roots.find((r) => p.startsWith(r + path.sep));
+  return root ? path.join(root, p.slice(root.length + 1).split(path.sep)[0]) : p;
+}
+
 /** seq_index values of a root in a report (id → value). */
 function rootFactsOf(report: StoreReport | null, rootPath: string): Map<number, number | null> {
   const root = report?.roots.find((r) => r.path === rootPath);
@@ -300,8 +306,10 @@ export class Guard {
     );
   }
 
-  private async refresh(paths: string[]): Promise<void> {
+  private async refresh(changed: string[]): Promise<void> {
     if (!this.storeId || !this.report) return;
+    // A flood of changes (a backlog being sent): re-list the stream folders instead of naming every file.
+    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamOf(p, [...this.roots.keys()])))] : changed;
     const r = await this.session.call('store.refresh', { storeId: this.storeId, paths }); // already serial
     this.report = r.rescanned ?? mergeStoreUpdate(this.report, r.updates);
     this.changed();
@@ -357,7 +365,7 @@ export class Guard {
       }
       w.idle = true;
       this.seq.release(w.rootPath);
-      if (this.opts.marker && !this.stopped) await this.protect(w);
+      if (this.opts.marker && !this.stopped) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
     } finally {
       w.restoring = false;
       w.deletedAt = null;
