@@ -10,7 +10,8 @@ import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
 import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
-import { assertNotRefused } from './errors';
+import { assertInside } from './confine';
+import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
 import { headObject, httpStatus, unquote } from './s3ops';
@@ -197,6 +198,8 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
     plan.refusals.push(...g.refusals);
     plan.warnings.push(...g.warnings);
   }
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 
@@ -238,6 +241,7 @@ export async function applyMultipart(
       description: s.reason,
     };
     try {
+      if (s.recordPath) await assertInside(d.rootPath, s.recordPath, 'the multipart record');
       if (s.op === 'complete') {
         await opts.client.send(
           new (awsS3().CompleteMultipartUploadCommand)({
@@ -255,7 +259,7 @@ export async function applyMultipart(
       } else if (s.op === 'abort') {
         await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
       }
-      if (s.recordPath) await durableUnlink(s.recordPath);
+      if (s.recordPath) await durableUnlink(await assertInside(d.rootPath, s.recordPath, 'the multipart record'));
       result.steps.push({
         step,
         ok: true,

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { renderKey, toS3Key } from '../../../shared/keyformat';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type ReplayPlanDetails, type RepairPlan, type RootReport } from '../../../shared/model';
 import { checkWriteAllowed } from './guard';
+import { forcedWarning } from './errors';
 import type { ReplayCompression } from './chunkfile';
 import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from './seqindex';
 import { loadReplayState } from './replay-journal';
@@ -193,7 +194,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  if (input.force && plan.refusals.some((r) => r.forceable))
-    plan.warnings.unshift('Forced: replaying although the store looks in use. You take responsibility for the result.');
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }

@@ -59,9 +59,13 @@ function dirs(n: TreeNode): TreeNode[] {
   return n.children ? [...n.children.values()].filter((c) => c.type === 'directory' && !c.name.startsWith('.')) : [];
 }
 
-/** `<A>-<B>`, two decimal numbers: how Fluent Bit names chunk files (and the marker Store Doctor writes). */
+/**
+ * How Fluent Bit names chunk files: `<A>-<B>` (two decimal numbers, the S3 output's store), or
+ * `<pid>-<sec>.<nsec>.flb` (the engine's filesystem storage, `storage.path`); and the marker Store
+ * Doctor writes.
+ */
 export function isChunkLikeName(name: string): boolean {
-  return /^\d+-\d+$/.test(name) || name === 'store-doctor-marker';
+  return /^\d+-\d+(\.\d+\.flb)?$/.test(name) || name === 'store-doctor-marker';
 }
 
 /** Holds a file named the way Fluent Bit names chunks. */

@@ -117,7 +117,7 @@ describe('a seq_index file above 2^53', () => {
     expect(o.persistedNextIndex).toBeNull();
     expect(o.persistedNextIndexText).toBe('9007199254740995');
     expect(o.lowerBoundNextIndexText).toBe('9007199254740995');
-    expect(o.lowerBoundNextIndex).toBeGreaterThanOrEqual(9007199254740995);
+    expect(BigInt(o.lowerBoundNextIndex) >= 9007199254740995n).toBe(true);
     expect(o.safeNextIndex).toBeNull();
   });
 });

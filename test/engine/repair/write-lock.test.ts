@@ -1,5 +1,5 @@
 /**
- * The replay lock (`.store-doctor/replay.lock`): one replay per root. A dead holder's lock is taken
+ * The write lock (`.store-doctor/write.lock`): one writer per root. A dead holder's lock is taken
  * over — atomically, so two runs that find the same stale lock at the same moment never both win.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,10 +7,16 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { takeReplayLock } from '../../../electron/engine/repair/replay-lock';
+import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
 import { RefusedError } from '../../../electron/engine/repair/errors';
 import { toolDir } from '../../../electron/engine/repair/journal';
-import { tempDir } from './helpers';
+import { applyPlan } from '../../../electron/engine/repair/apply';
+import { planReplay } from '../../../electron/engine/repair/replay-plan';
+import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import { scanStore } from '../../../electron/engine/store/scan';
+import { extractFixture, tempDir } from './helpers';
+import { newBucket, testClient } from './s3env';
+import { s3Enabled } from '../../support/s3';
 
 let t: ReturnType<typeof tempDir> | null = null;
 afterEach(() => {
@@ -26,7 +32,7 @@ function deadPid(): number {
 
 function staleLock(root: string, content = String(deadPid())): string {
   mkdirSync(toolDir(root), { recursive: true });
-  const lock = path.join(toolDir(root), 'replay.lock');
+  const lock = path.join(toolDir(root), 'write.lock');
   writeFileSync(lock, content);
   return lock;
 }
@@ -43,20 +49,20 @@ function barrier(n: number): { arrive: () => Promise<void> } {
   };
 }
 
-describe('replay lock', () => {
+describe('write lock', () => {
   it('takes a free lock, refuses while it is held (naming the pid), and releases it', async () => {
     t = tempDir();
     mkdirSync(toolDir(t.dir));
-    const release = await takeReplayLock(t.dir);
-    const lock = path.join(toolDir(t.dir), 'replay.lock');
+    const release = await takeWriteLock(t.dir);
+    const lock = path.join(toolDir(t.dir), 'write.lock');
     expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
-    const second = await takeReplayLock(t.dir).catch((e: Error) => e);
+    const second = await takeWriteLock(t.dir).catch((e: Error) => e);
     expect(second).toBeInstanceOf(RefusedError);
     expect((second as Error).message).toContain(`pid ${process.pid}`);
     await release();
     expect(existsSync(lock)).toBe(false);
     await (
-      await takeReplayLock(t.dir)
+      await takeWriteLock(t.dir)
     )();
   });
 
@@ -65,7 +71,7 @@ describe('replay lock', () => {
     const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       staleLock(t.dir, String(sleeper.pid));
-      const r = await takeReplayLock(t.dir).catch((e: Error) => e);
+      const r = await takeWriteLock(t.dir).catch((e: Error) => e);
       expect(r).toBeInstanceOf(RefusedError);
       expect((r as Error).message).toContain(`pid ${sleeper.pid}`);
     } finally {
@@ -76,7 +82,7 @@ describe('replay lock', () => {
   it('takes over the lock of a dead replay (old pid-only format too)', async () => {
     t = tempDir();
     const lock = staleLock(t.dir);
-    const release = await takeReplayLock(t.dir);
+    const release = await takeWriteLock(t.dir);
     expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
     await release();
     expect(readdirSync(toolDir(t.dir))).toEqual([]);
@@ -87,7 +93,7 @@ describe('replay lock', () => {
     const lock = staleLock(t.dir);
     const b = barrier(2);
     const race = [0, 1].map((rank) =>
-      takeReplayLock(t!.dir, {
+      takeWriteLock(t!.dir, {
         staleSeen: async () => {
           await b.arrive();
           await new Promise((r) => setTimeout(r, rank * 100)); // the second acts after the first has won
@@ -113,9 +119,9 @@ describe('replay lock', () => {
     const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
     const claim = `${lock}.takeover-${id}-0`;
     writeFileSync(claim, JSON.stringify({ pid: deadPid(), start: null, token: 'dead-claimant' }));
-    const release = await takeReplayLock(t.dir);
+    const release = await takeWriteLock(t.dir);
     expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
-    expect(readdirSync(toolDir(t.dir))).toEqual(['replay.lock']); // claims cleaned up
+    expect(readdirSync(toolDir(t.dir))).toEqual(['write.lock']); // claims cleaned up
     await release();
   });
 
@@ -126,7 +132,7 @@ describe('replay lock', () => {
     try {
       const live = JSON.stringify({ pid: sleeper.pid, start: null, token: 'live-holder' });
       // another run takes the lock over between our stale check and our takeover
-      const r = await takeReplayLock(t.dir, { staleSeen: () => writeFileSync(lock, live) }).catch((e: Error) => e);
+      const r = await takeWriteLock(t.dir, { staleSeen: () => writeFileSync(lock, live) }).catch((e: Error) => e);
       expect(r).toBeInstanceOf(RefusedError);
       expect((r as Error).message).toContain(`pid ${sleeper.pid}`);
       expect(readFileSync(lock, 'utf8')).toBe(live);
@@ -164,10 +170,54 @@ describe('replay lock', () => {
       expect(said.filter((s) => s === 'WON')).toHaveLength(1);
       expect(said.filter((s) => s.startsWith('REFUSED'))).toHaveLength(N - 1);
       const winner = kids[said.indexOf('WON')];
-      expect(readFileSync(path.join(toolDir(t.dir), 'replay.lock'), 'utf8')).toContain(String(winner.pid));
+      expect(readFileSync(path.join(toolDir(t.dir), 'write.lock'), 'utf8')).toContain(String(winner.pid));
     } finally {
       for (const k of kids) k.stdin!.end();
       await Promise.all(kids.map((k) => new Promise((r) => (k.exitCode !== null ? r(null) : k.on('exit', r)))));
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!s3Enabled())('a replay holds the write lock for its whole run (RGW)', () => {
+  it('an index repair planned meanwhile is refused naming the replay; after it, the lock is free', async () => {
+    const fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const client = testClient();
+    try {
+      const bucket = await newBucket(client, 'sd-lock');
+      const report = await scanStore(fx.storeDir);
+      const plan = await planReplay({
+        storePath: fx.storeDir,
+        root: report.roots[0],
+        rootPath: fx.root,
+        target: { bucket, keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
+        safeNextIndex: 0,
+        skipProcessCheck: true,
+      });
+      let refused: unknown = null;
+      let tried = false;
+      const result = await applyPlan(plan, {
+        client,
+        skipProcessCheck: true,
+        hooks: {
+          afterSnapshot: async () => {
+            if (tried) return;
+            tried = true;
+            const repair = await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 99, skipProcessCheck: true });
+            refused = await applyPlan(repair, { skipProcessCheck: true }).catch((e: Error) => e);
+          },
+        },
+      });
+      expect(tried).toBe(true);
+      expect(refused).toBeInstanceOf(RefusedError);
+      expect((refused as Error).message).toMatch(new RegExp(`another Store Doctor replay \\(pid ${process.pid}\\)`));
+      expect(result.verified).toBe(true);
+      expect(existsSync(path.join(toolDir(fx.root), 'write.lock'))).toBe(false);
+      await (
+        await takeWriteLock(fx.root)
+      )();
+    } finally {
+      client.destroy();
+      fx.cleanup();
     }
   }, 60_000);
 });

@@ -1,10 +1,15 @@
 /**
- * One replay per root at a time: `<root>/.store-doctor/replay.lock` names its holder (pid, process
- * start time, a random token). Every lock file appears complete (written to a unique temp, then
- * `link`ed into place: EEXIST when taken), so a reader never sees a half-written one.
+ * One writer per root at a time: every apply that writes to a root (index, protect, restore,
+ * replay, multipart, undo) holds `<root>/.store-doctor/write.lock` from before its plan is checked
+ * until it is done (repair/apply.ts takes it, in one place); a second writer is refused naming the
+ * holder's pid. The lock names its holder (pid, process start time, a random token, the action).
+ * Every lock file appears complete (written to a unique temp, then `link`ed into place: EEXIST
+ * when taken), so a reader never sees a half-written one. The lock is hostile input like every
+ * file in a store: read with O_NOFOLLOW and a size limit, its content must match the lock schema
+ * (anything else has no live holder), and `.store-doctor` must be trusted (tool-dir.ts).
  *
  * A lock whose holder is dead is taken over atomically: the runs that found it compete for an
- * exclusive claim named after that exact lock's content (`replay.lock.takeover-<hash>-<n>`); the
+ * exclusive claim named after that exact lock's content (`write.lock.takeover-<hash>-<n>`); the
  * one claim holder checks the lock still holds those bytes and renames its own lock over it. A
  * claimant that died mid-takeover is passed by claiming `n + 1`. So of any number of runs that find
  * the same stale lock at once, exactly one wins; the others see the winner alive and are refused.
@@ -13,9 +18,15 @@ import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { RefusedError } from './errors';
-import { toolDir } from './journal';
+import { lockHolderSchema } from './journal-schema';
+import { ensureToolDir, toolDir } from './tool-dir';
+import { safeReadFile, SafeReadError } from '../store/safe-read';
 
-export interface ReplayLockHooks {
+export const WRITE_LOCK = 'write.lock';
+
+export interface WriteLockHooks {
+  /** Tests: awaited right after the lock was taken. */
+  taken?: () => Promise<void> | void;
   /** Tests: awaited after the lock was found stale, before the takeover. */
   staleSeen?: () => Promise<void> | void;
   /** Tests: awaited by the claim holder before it replaces the stale lock. */
@@ -26,9 +37,10 @@ interface Holder {
   pid: number;
   start: string | null;
   token: string;
+  action?: string;
 }
 
-/** Tokens of locks and claims this process holds (two replays in one process must exclude each other too). */
+/** Tokens of locks and claims this process holds (two writers in one process must exclude each other too). */
 const mine = new Set<string>();
 
 /** Start time of a process (field 22 of /proc/<pid>/stat) so a reused pid is not taken for the holder. */
@@ -41,15 +53,17 @@ function startTime(pid: number): string | null {
   }
 }
 
+/** The holder a lock names, or null for anything that is not a lock this tool writes (it has no live holder). */
 function parse(text: string): Holder | null {
   try {
-    const j = JSON.parse(text) as Partial<Holder>;
-    if (Number.isInteger(j.pid) && typeof j.token === 'string') return { pid: j.pid!, start: j.start ?? null, token: j.token };
+    const r = lockHolderSchema.safeParse(JSON.parse(text));
+    if (r.success) return { pid: r.data.pid, start: r.data.start, token: r.data.token, action: r.data.action };
   } catch {
     /* the pid-only format of earlier versions */
   }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? { pid, start: null, token: text } : null;
+  const t = text.trim();
+  const pid = /^\d{1,10}$/.test(t) ? Number(t) : NaN;
+  return Number.isInteger(pid) && pid > 0 && pid < 2 ** 31 ? { pid, start: null, token: text } : null;
 }
 
 function alive(h: Holder | null): boolean {
@@ -64,11 +78,15 @@ function alive(h: Holder | null): boolean {
   return !(h.start && now && now !== h.start); // same pid, other process: the holder is gone
 }
 
+/** A lock or claim file's text (null when absent); never through a link, at most 4 KiB. */
 async function readText(p: string): Promise<string | null> {
-  return fsp.readFile(p, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
+  try {
+    return (await safeReadFile(p, { maxBytes: 4096, head: true })).bytes.toString('utf8');
+  } catch (err) {
+    if (err instanceof SafeReadError && err.code === 'ENOENT') return null;
+    if (err instanceof SafeReadError) return ''; // a link or a special file: no holder; replaced like a stale lock
     throw err;
-  });
+  }
 }
 
 /** Create `file` with `text`, complete or not at all; false when it exists. */
@@ -104,11 +122,16 @@ async function removeClaims(lock: string, id: string): Promise<void> {
   for (const n of await fsp.readdir(dir).catch(() => [] as string[])) if (n.startsWith(prefix)) await fsp.unlink(path.join(dir, n)).catch(() => undefined);
 }
 
-/** Take the replay lock of `rootPath` (its `.store-doctor/` must exist); resolves to its release. */
-export async function takeReplayLock(rootPath: string, hooks: ReplayLockHooks = {}): Promise<() => Promise<void>> {
-  const lock = path.join(toolDir(rootPath), 'replay.lock');
+/**
+ * Take the write lock of `rootPath` (creating a trusted `.store-doctor/` when needed) for `action`;
+ * resolves to its release. Refused (RefusedError) while another live process holds it.
+ */
+export async function takeWriteLock(rootPath: string, hooks: WriteLockHooks & { action?: string } = {}): Promise<() => Promise<void>> {
+  const action = hooks.action ?? 'write';
+  await ensureToolDir(rootPath);
+  const lock = path.join(toolDir(rootPath), WRITE_LOCK);
   const token = randomBytes(8).toString('hex');
-  const me = JSON.stringify({ pid: process.pid, start: startTime(process.pid), token, at: new Date().toISOString() });
+  const me = JSON.stringify({ pid: process.pid, start: startTime(process.pid), token, at: new Date().toISOString(), action });
   mine.add(token);
   const release = async () => {
     const h = parse((await readText(lock)) ?? '');
@@ -117,11 +140,17 @@ export async function takeReplayLock(rootPath: string, hooks: ReplayLockHooks = 
   };
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
-      if (await createComplete(lock, me)) return release;
+      if (await createComplete(lock, me)) {
+        await hooks.taken?.();
+        return release;
+      }
       const text = await readText(lock);
       if (text === null) continue; // released meanwhile
       const holder = parse(text);
-      if (alive(holder)) throw new RefusedError([`another replay (pid ${holder!.pid}) is running on ${rootPath} (${lock}); wait for it to finish.`]);
+      if (alive(holder))
+        throw new RefusedError([
+          `another Store Doctor ${holder!.action ?? 'write'} (pid ${holder!.pid}) is writing to ${rootPath} (it holds ${lock}); wait for it to finish, then plan again.`,
+        ]);
       await hooks.staleSeen?.();
       const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
       const claimed = await claim(lock, id, me);
@@ -136,12 +165,13 @@ export async function takeReplayLock(rootPath: string, hooks: ReplayLockHooks = 
         await fsp.writeFile(tmp, me, { flag: 'wx', mode: 0o600 });
         await fsp.rename(tmp, lock); // atomic replace of exactly the stale lock we claimed
         await removeClaims(lock, id);
+        await hooks.taken?.();
         return release;
       } finally {
         await fsp.unlink(claimed).catch(() => undefined);
       }
     }
-    throw new RefusedError([`${lock}: another replay keeps taking the lock; try again.`]);
+    throw new RefusedError([`${lock}: another writer keeps taking the lock; try again.`]);
   } catch (err) {
     mine.delete(token);
     throw err;
