@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { finalValues, readShadow, recordValue, rootIdentity, shadowDirFor } from '../../../electron/engine/guard/shadow';
 import { applyRestorePlan, planRestoreIndex } from '../../../electron/engine/repair/restore';
 import { pruneJournal } from '../../../electron/engine/repair/journal-prune';
+import { undoLast } from '../../../electron/engine/repair/undo';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 let fx: Extracted | null = null;
@@ -147,6 +148,9 @@ describe('journal pruning', () => {
     const kept = actions().map((l) => JSON.parse(l).id as string);
     expect(readdirSync(path.join(tool, 'backups')).sort()).toEqual([...kept].sort());
     expect(await pruneJournal(fx.root, { keep: 5 })).toEqual({ removedActions: 0, removedBackups: 0, keptActions: 5 });
+    // the pruned journal is still one undo trusts: it reverts the newest restore (18 → 17)
+    await undoLast(fx.root, { skipProcessCheck: true });
+    expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('17');
     // a planted backups/<not-an-id> is never removed
     const planted = path.join(tool, 'backups', 'keep-me');
     mkdirSync(planted);
