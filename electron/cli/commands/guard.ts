@@ -28,6 +28,7 @@ interface GuardCliOptions extends EvidenceCliOptions {
   node?: string;
   marker?: boolean;
   pollMs?: string;
+  wait?: string;
   json?: boolean;
 }
 
@@ -37,6 +38,8 @@ function logLine(line: string): void {
 
 export async function runGuardOnce(store: string, opts: GuardCliOptions): Promise<void> {
   if (!opts.config) throw new CliError('guard --once needs --config: it restores the index of every $INDEX output', EXIT.USAGE);
+  const waitMs = opts.wait === undefined ? 10_000 : Number(opts.wait) * 1000;
+  if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > 600_000) throw new CliError(`--wait ${opts.wait}: give 0..600 seconds`, EXIT.USAGE);
   const ac = cancelOnSigint();
   await withSession(async (session) => {
     const d = await openDiagnosed(session, store, opts, ac.signal);
@@ -57,30 +60,46 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
         else if (!opts.json) printText(`${o.displayName}: no root for bucket ${o.s3.bucket} yet and no value kept: nothing to restore.\n`);
         continue;
       }
-      const plan = await session.call('repair.plan', {
-        storeId,
-        action: 'restore-index',
-        outputId: o.id,
-        shadowDir,
-        ...(d.sources.live ? { connection: d.sources.live } : {}),
-        at: d.diagnosis.at,
-      });
-      const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
-      if (!opts.json) printText(formatPlan(plan));
-      if (unresolved.length)
-        refused.push(
-          `${o.displayName}: no value known for seq_index_${o.id} — no final value in ${shadowDir} and no bucket evidence: the guard refuses to invent one (give --listing or --live).`,
-        );
-      if (plan.refusals.length) refused.push(...plan.refusals.map((r) => `${o.displayName}: ${r.reason}`));
-      if (plan.refusals.length || unresolved.length || !plan.steps.length || opts.dryRun) {
-        results.push({ plan });
-        continue;
+      // A refusal may be passing: the guard restoring the same file right now (its write lock, its
+      // process), Fluent Bit still exiting. Planned again for up to --wait seconds; a missing value is final.
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const plan = await session.call('repair.plan', {
+          storeId,
+          action: 'restore-index',
+          outputId: o.id,
+          shadowDir,
+          ...(d.sources.live ? { connection: d.sources.live } : {}),
+          at: d.diagnosis.at,
+        });
+        const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
+        if (plan.refusals.length && !unresolved.length && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 250));
+          continue;
+        }
+        if (!opts.json) printText(formatPlan(plan));
+        if (unresolved.length)
+          refused.push(
+            `${o.displayName}: no value known for seq_index_${o.id} — no final value in ${shadowDir} and no bucket evidence: the guard refuses to invent one (give --listing or --live).`,
+          );
+        if (plan.refusals.length) refused.push(...plan.refusals.map((r) => `${o.displayName}: ${r.reason}`));
+        if (plan.refusals.length || unresolved.length || !plan.steps.length || opts.dryRun) {
+          results.push({ plan });
+          break;
+        }
+        let result;
+        try {
+          result = opts.json
+            ? await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' })
+            : await applyAndReport(session, storeId, plan, {}, ac.signal);
+        } catch (err) {
+          if (err instanceof CliError && err.exitCode === EXIT.REFUSED && Date.now() < deadline) continue;
+          throw err;
+        }
+        if (!result.applied || !result.verified) process.exitCode = EXIT.FAILED;
+        results.push({ plan, result });
+        break;
       }
-      const result = opts.json
-        ? await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' })
-        : await applyAndReport(session, storeId, plan, {}, ac.signal);
-      if (!result.applied || !result.verified) process.exitCode = EXIT.FAILED;
-      results.push({ plan, result });
     }
     if (opts.json) printJson({ once: true, refused, results });
     if (refused.length) {
@@ -92,6 +111,8 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
 
 export async function runGuard(store: string, opts: GuardCliOptions): Promise<void> {
   if (!opts.config) throw new CliError('guard needs --config: it guards the index of every $INDEX output of the config', EXIT.USAGE);
+  if (opts.listing?.length || opts.versions?.length || opts.multipart?.length || opts.live)
+    throw new CliError('bucket evidence (--listing, --live, …) is for guard --once; the long-running guard restores only final values', EXIT.USAGE);
   const pollMs = opts.pollMs === undefined ? 1000 : Number(opts.pollMs);
   if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 60_000) throw new CliError(`--poll-ms ${opts.pollMs}: give 50..60000`, EXIT.USAGE);
   const listen = opts.metrics === false ? null : parseListenOrUsage(opts.metrics ?? '127.0.0.1:9464');
@@ -153,6 +174,10 @@ export function registerGuard(program: Command): void {
       .requiredOption('--state-dir <dir>', "the guard's own state, outside the store (survives the guard's restarts)")
       .option('--once', 'restore from the state folder (final values) and bucket evidence, then exit (ExecStartPre, init containers)')
       .option('--dry-run', 'with --once: print the plans, change nothing')
+      .option(
+        '--wait <seconds>',
+        'with --once: plan again for this long while a restore is refused for a passing reason (the guard restoring, Fluent Bit exiting); default 10',
+      )
       .option('--metrics <host:port>', '/metrics, /healthz and /report.json on this address (default 127.0.0.1:9464)')
       .option('--no-metrics', 'no HTTP endpoint')
       .option('--node <name>', 'node name in the report (default the host name)')
