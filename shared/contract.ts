@@ -16,7 +16,9 @@ import type {
   ReplayItem,
   S3Evidence,
   StoreReport,
+  StoreUpdate,
 } from './model';
+import type { FleetSummary } from './fleet';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
@@ -157,6 +159,16 @@ export const requestSchemas = {
   'repair.import': z.object({ storeId: id, plan: z.record(z.string(), z.unknown()), request: z.record(z.string(), z.unknown()) }).strict(),
   'report.export': z.object({ storeId: id, format: z.enum(['json', 'markdown']) }).strict(),
   'task.cancel': z.object({ taskId: id }).strict(),
+  /**
+   * Re-read only these paths of an opened folder (files or folders under its roots, e.g. what a
+   * watcher saw change) and merge them into the session's report; a path under a root the report
+   * does not know yet rescans the store. For long-running doors (the guard): no full rescan per change.
+   */
+  'store.refresh': z.object({ storeId: id, paths: z.array(path).min(1).max(10_000) }).strict(),
+  /** Processes (other than the engine's own) with files open, mapped or their cwd under a root of an opened store. */
+  'store.processes': z.object({ storeId: id, rootPath: path }).strict(),
+  /** Summarise a folder of node reports (the guard's report.json files): the Fleet view and `store-doctor fleet`. */
+  'fleet.open': z.object({ path }).strict(),
 } as const;
 
 export type RequestName = keyof typeof requestSchemas;
@@ -198,6 +210,9 @@ export interface RequestResults {
   'evidence.importFiles': S3Evidence;
   'report.export': { fileName: string; mimeType: string; text: string };
   'task.cancel': { cancelled: boolean };
+  'store.refresh': { updates: StoreUpdate[]; rescanned: StoreReport | null };
+  'store.processes': { processes: { pid: number; command: string; paths: string[] }[]; uninspectable: number; supported: boolean };
+  'fleet.open': FleetSummary;
 }
 
 export type RequestResult<N extends RequestName> = RequestResults[N];

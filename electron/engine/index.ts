@@ -10,6 +10,7 @@ import type { Progress } from '../../shared/model';
 import pkg from '../../package.json';
 import { EngineEvents } from './session/events';
 import { inspectHandlers } from './session/handlers-inspect';
+import { guardHandlers } from './session/handlers-guard';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
@@ -59,7 +60,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     demoDir: opts.demoDir ?? path.resolve(__dirname, '..', '..', 'demo'),
     watch: opts.watch ?? true,
   };
-  const raw: EngineHandlers = { ...storeHandlers(ctx), ...inspectHandlers(ctx), ...repairHandlers(ctx, tasks) };
+  const raw: EngineHandlers = { ...storeHandlers(ctx), ...inspectHandlers(ctx), ...repairHandlers(ctx, tasks), ...guardHandlers(ctx) };
   const interval = opts.progressIntervalMs ?? 100;
 
   // Every handler runs as a task: its own abort signal (linked to the door's) and progress events.

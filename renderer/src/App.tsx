@@ -17,6 +17,7 @@ import { RepairView } from './views/RepairView';
 import { ReplayView } from './views/ReplayView';
 import { MultipartView } from './views/MultipartView';
 import { ExportView } from './views/ExportView';
+import { FleetView } from './views/FleetView';
 
 const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   open: OpenView,
@@ -28,6 +29,7 @@ const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   replay: ReplayView,
   multipart: MultipartView,
   export: ExportView,
+  fleet: FleetView,
 };
 
 const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;
@@ -91,7 +93,7 @@ export function App() {
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [view]);
 
-  const Current = VIEW_COMPONENTS[opened || view === 'open' ? view : 'open'];
+  const Current = VIEW_COMPONENTS[opened || !VIEWS.find((v) => v.name === view)?.needsStore ? view : 'open'];
   return (
     <div className="app">
       <a className="skip" href="#main">

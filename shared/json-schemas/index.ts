@@ -10,6 +10,7 @@ import { errorDocumentSchema } from './error';
 import { planFileDocumentSchema } from './plan-file-document';
 import { multipartDocumentSchema, repairDocumentSchema, replayDocumentSchema } from './repair';
 import { reportDocumentSchema } from './report';
+import { fleetDocumentSchema, guardOnceDocumentSchema, nodeReportSchema } from './guard';
 
 export interface JsonDocument {
   /** File name under docs/. */
@@ -30,6 +31,9 @@ export const JSON_DOCUMENTS = {
   multipart: { file: 'multipart.schema.json', title: 'store-doctor multipart --json', schema: multipartDocumentSchema },
   report: { file: 'report.schema.json', title: 'store-doctor report --format json', schema: reportDocumentSchema },
   planFile: { file: 'plan-file.schema.json', title: 'store-doctor --plan-out <file> (read by store-doctor apply)', schema: planFileDocumentSchema },
+  nodeReport: { file: 'node-report.schema.json', title: 'store-doctor guard: GET /report.json (read by store-doctor fleet)', schema: nodeReportSchema },
+  fleet: { file: 'fleet.schema.json', title: 'store-doctor fleet --json', schema: fleetDocumentSchema },
+  guardOnce: { file: 'guard-once.schema.json', title: 'store-doctor guard --once --json', schema: guardOnceDocumentSchema },
   error: { file: 'error.schema.json', title: 'store-doctor <command> --json when it fails', schema: errorDocumentSchema },
 } as const satisfies Record<string, JsonDocument>;
 

@@ -92,6 +92,7 @@ export const planDetailsSchema = z
         subplans: z
           .array(z.object({ action: repairActionSchema, steps: z.array(planStepSchema), details: indexDetails.optional() }).loose())
           .describe('one index plan per output of the root'),
+        unresolved: z.array(int).optional().describe('$INDEX output ids with no value anywhere: nothing was invented for them'),
       })
       .loose(),
     z

@@ -19,6 +19,8 @@ export interface RestorePlanDetails {
   kind: 'restore';
   /** One index plan per output of the root. */
   subplans: RepairPlan[];
+  /** `$INDEX` output ids with no value anywhere (no shadow, no file, no bucket evidence): nothing was invented for them. */
+  unresolved?: number[];
 }
 
 export interface ProtectMarkerDetails {

@@ -220,7 +220,8 @@ export async function applyProtectPlan(
     // for an archive or a read-only source (re-checked here; the plan already refuses them).
     assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
     // Not in the store's undo journal: the copy lies outside the store, and a journal in a store may
-    // only ever name paths inside it (undo-check.ts). The shadow never goes down: nothing to undo.
+    // only ever name paths inside it (undo-check.ts). The shadow never goes down: nothing to undo, and
+    // a timer run must not become the "last action" that undo reverts.
     const shadow = d.shadowDir;
     const writes = d.writes;
     await fsp.mkdir(shadow, { recursive: true, mode: 0o700 });

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { EventPayloads, OpenedStore, RequestResult } from '../../../shared/contract';
 import type { FluentBitConfig } from '../../../shared/model';
 
-export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'export';
+export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'export' | 'fleet';
 
 export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'open', label: 'Open', needsStore: false },
@@ -15,6 +15,7 @@ export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'replay', label: 'Replay', needsStore: true },
   { name: 'multipart', label: 'Multipart', needsStore: true },
   { name: 'export', label: 'Export', needsStore: true },
+  { name: 'fleet', label: 'Fleet', needsStore: false },
 ];
 
 export interface SessionState {
