@@ -67,6 +67,7 @@ const VENDOR = {
   zod: ['zod'],
   yaml: ['yaml'],
   'aws-sdk': ['@aws-sdk/client-s3', '@aws-sdk/credential-providers', '@smithy/core/config'],
+  'prom-client': ['prom-client'],
 };
 const VENDOR_OF = new Map(Object.entries(VENDOR).flatMap(([file, specs]) => specs.map((s) => [s, file])));
 

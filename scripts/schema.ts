@@ -1,8 +1,10 @@
-// Writes docs/scan.schema.json from shared/scan-schema.ts.
+// Writes docs/<name>.schema.json for every JSON document the CLI prints (shared/json-schemas/index.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scanJsonSchema } from '../shared/scan-schema';
+import { JSON_DOCUMENTS, jsonSchemaOf } from '../shared/json-schemas';
 
-const file = join(__dirname, '..', 'docs', 'scan.schema.json');
-writeFileSync(file, JSON.stringify(scanJsonSchema(), null, 2) + '\n');
-console.log(`wrote ${file}`);
+for (const doc of Object.values(JSON_DOCUMENTS)) {
+  const file = join(__dirname, '..', 'docs', doc.file);
+  writeFileSync(file, JSON.stringify(jsonSchemaOf(doc), null, 2) + '\n');
+  console.log(`wrote ${file}`);
+}

@@ -10,6 +10,7 @@ import type {
   ConnectionTest,
   Diagnosis,
   FluentBitConfig,
+  FluentBitVersionInfo,
   HistoryList,
   Progress,
   RecordPage,
@@ -21,7 +22,9 @@ import type {
   SavedConnection,
   StorageSummary,
   StoreReport,
+  StoreUpdate,
 } from './model';
+import type { FleetSummary } from './fleet';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
@@ -94,6 +97,25 @@ export const requestSchemas = {
   'store.recent': z.object({}).strict(),
   /** Stores already open in this session, most recent first (e.g. the one `serve <path>` opened). */
   'store.list': z.object({}).strict(),
+  /**
+   * The Fluent Bit version that runs this store, for every diagnosis and plan of it until changed:
+   * `version` as the operator gives it (null: forget it, the store is read for the version again),
+   * or `binary`, a Fluent Bit executable whose `--version` is read — on the command line only
+   * (it runs a program). Without either, the diagnosis infers what the store shows.
+   */
+  'store.fluentBitVersion': z
+    .object({
+      storeId: id,
+      version: z
+        .string()
+        .max(20)
+        .regex(/^v?\d{1,3}\.\d{1,3}(\.\d{1,4})?$/, 'a Fluent Bit version such as 1.9.10')
+        .nullable()
+        .optional(),
+      binary: path.optional(),
+    })
+    .strict()
+    .refine((v) => (v.version !== undefined) !== (v.binary !== undefined), 'give either version or binary'),
   'chunk.inspect': z.object({ storeId: id, rootPath: path, chunkPath: relPath }).strict(),
   'chunk.records': z
     .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
@@ -159,6 +181,16 @@ export const requestSchemas = {
   'repair.import': z.object({ storeId: id, plan: z.record(z.string(), z.unknown()), request: z.record(z.string(), z.unknown()) }).strict(),
   'report.export': z.object({ storeId: id, format: z.enum(['json', 'markdown']) }).strict(),
   'task.cancel': z.object({ taskId: id }).strict(),
+  /**
+   * Re-read only these paths of an opened folder (files or folders under its roots, e.g. what a
+   * watcher saw change) and merge them into the session's report; a path under a root the report
+   * does not know yet rescans the store. For long-running doors (the guard): no full rescan per change.
+   */
+  'store.refresh': z.object({ storeId: id, paths: z.array(path).min(1).max(10_000) }).strict(),
+  /** Processes (other than the engine's own) with files open, mapped or their cwd under a root of an opened store. */
+  'store.processes': z.object({ storeId: id, rootPath: path }).strict(),
+  /** Summarise a folder of node reports (the guard's report.json files): the Fleet view and `store-doctor fleet`. */
+  'fleet.open': z.object({ path }).strict(),
 } as const;
 
 export type RequestName = keyof typeof requestSchemas;
@@ -196,6 +228,8 @@ export interface RequestResults {
   'store.close': { closed: boolean };
   'store.recent': { recent: { path: string; openedAt: string }[] };
   'store.list': { stores: OpenedStore[] };
+  /** The version every diagnosis of the store now applies (given, read from the binary, or what the store shows). */
+  'store.fluentBitVersion': FluentBitVersionInfo;
   /** `layout`: the header fields and the metadata, annotated, for a hex dump. */
   'chunk.inspect': { chunk: ChunkInfo; headerHex: string; layout: ChunkLayoutField[] };
   'chunk.records': RecordPage;
@@ -209,6 +243,9 @@ export interface RequestResults {
   'evidence.importFiles': S3Evidence;
   'report.export': { fileName: string; mimeType: string; text: string };
   'task.cancel': { cancelled: boolean };
+  'store.refresh': { updates: StoreUpdate[]; rescanned: StoreReport | null };
+  'store.processes': { processes: { pid: number; command: string; paths: string[] }[]; uninspectable: number; supported: boolean };
+  'fleet.open': FleetSummary;
 }
 
 export type RequestResult<N extends RequestName> = RequestResults[N];

@@ -15,6 +15,8 @@ export interface CommandContext {
   evidenceArgs?: string[];
   /** Add `--output <id>` (several S3 outputs). */
   multipleOutputs?: boolean;
+  /** `--fluent-bit-version x.y.z` / `--fluent-bit-bin p` as given: every command that diagnoses repeats them. */
+  fluentBitArgs?: string[];
 }
 
 export function shellQuote(s: string): string {
@@ -52,6 +54,7 @@ export function command(
   if (outputId !== null && ctx.multipleOutputs) parts.push('--output', String(outputId));
   if (opts.live) parts.push(...liveArgs(ctx.evidenceArgs).map(shellQuote));
   else if (opts.evidence !== false && ctx.evidenceArgs?.length) parts.push(...ctx.evidenceArgs.map(shellQuote));
+  if (name !== 'undo' && ctx.fluentBitArgs?.length) parts.push(...ctx.fluentBitArgs.map(shellQuote));
   if (opts.extra) parts.push(...opts.extra);
   if (opts.apply) parts.push('--apply');
   return parts.join(' ');

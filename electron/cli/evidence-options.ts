@@ -3,6 +3,7 @@
  * replay…): config, output, bucket evidence (offline files or live), assumed restart time — and
  * the session requests they turn into: store.open → config.load → evidence → diagnose.run.
  */
+import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { OpenedStore } from '../../shared/contract';
 import type { Diagnosis, FluentBitConfig, S3ConnectionOptions } from '../../shared/model';
@@ -27,7 +28,9 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--endpoint <url>', "S3 endpoint for --live (default: the output's endpoint)")
     .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default: on with an endpoint, as Fluent Bit)'))
     .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
-    .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)');
+    .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)')
+    .option('--fluent-bit-version <x.y.z>', 'the Fluent Bit version that runs this store (default: what the store shows; docs/fluent-bit-versions.md)')
+    .option('--fluent-bit-bin <path>', 'read the version from this Fluent Bit binary (`<path> --version`; never a file inside the store)');
 }
 
 export interface EvidenceCliOptions {
@@ -43,6 +46,8 @@ export interface EvidenceCliOptions {
   pathStyle?: boolean;
   fullListing?: boolean;
   at?: string;
+  fluentBitVersion?: string;
+  fluentBitBin?: string;
 }
 
 /** The evidence flags, validated. */
@@ -57,6 +62,9 @@ export interface EvidenceSources {
   live: S3ConnectionOptions | null;
   fullListing: boolean;
   at?: string;
+  /** `--fluent-bit-version` (x.y.z) or `--fluent-bit-bin` (absolute path). */
+  fluentBitVersion?: string;
+  fluentBitBin?: string;
 }
 
 /** Validate the shared options (without touching the store). */
@@ -99,6 +107,18 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): EvidenceSources {
     if (Number.isNaN(t)) throw new CliError(`--at ${opts.at}: not an ISO time (e.g. 2026-11-29T18:40:00Z; a time without a zone is UTC)`, EXIT.USAGE);
     out.at = new Date(t).toISOString();
   }
+  if (opts.fluentBitVersion !== undefined && opts.fluentBitBin !== undefined)
+    throw new CliError('give --fluent-bit-version or --fluent-bit-bin, not both', EXIT.USAGE);
+  if (opts.fluentBitVersion !== undefined) {
+    const v = opts.fluentBitVersion.trim();
+    if (!/^v?\d{1,3}\.\d{1,3}(\.\d{1,4})?$/.test(v))
+      throw new CliError(`--fluent-bit-version ${opts.fluentBitVersion}: not a version (e.g. 1.9.10)`, EXIT.USAGE);
+    out.fluentBitVersion = v.replace(/^v/, '');
+  }
+  if (opts.fluentBitBin !== undefined) {
+    if (!opts.fluentBitBin.trim()) throw new CliError('--fluent-bit-bin: give the path of the Fluent Bit binary', EXIT.USAGE);
+    out.fluentBitBin = path.resolve(opts.fluentBitBin);
+  }
   return out;
 }
 
@@ -117,6 +137,13 @@ export function evidenceArgs(src: EvidenceSources): string[] {
     if (src.fullListing) args.push('--full-listing');
   }
   return args;
+}
+
+/** The Fluent Bit version flags as given, for the command lines a diagnosis recommends. */
+export function fluentBitArgs(src: EvidenceSources): string[] {
+  if (src.fluentBitVersion) return ['--fluent-bit-version', src.fluentBitVersion];
+  if (src.fluentBitBin) return ['--fluent-bit-bin', src.fluentBitBin];
+  return [];
 }
 
 export interface Diagnosed {
@@ -141,6 +168,8 @@ export async function openDiagnosed(
   try {
     const opened = await session.call('store.open', { path: store }, work);
     const storeId = opened.storeId;
+    if (src.fluentBitVersion || src.fluentBitBin)
+      await session.call('store.fluentBitVersion', { storeId, ...(src.fluentBitBin ? { binary: src.fluentBitBin } : { version: src.fluentBitVersion }) });
     const config = src.configPath ? await session.call('config.load', { storeId, path: src.configPath }) : null;
     let outputId = src.outputId;
     if (src.outputName !== undefined) {
@@ -170,6 +199,7 @@ export async function openDiagnosed(
       store,
       config: src.configPath ?? null,
       evidenceArgs: evidenceArgs(src),
+      fluentBitArgs: fluentBitArgs(src),
       multipleOutputs: (config?.outputs.filter((o) => o.s3).length ?? diagnosis.outputs.length) > 1,
     };
     return { opened, config, outputId, diagnosis, sources: src, commands };

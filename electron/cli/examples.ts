@@ -16,12 +16,12 @@ export const EXAMPLES: Record<string, { text: string; command: string }> = {
   },
   'repair-index': { text: 'the plan (add --apply to write it, with a backup)', command: `store-doctor repair-index ${STORE} --config ${CONF} --live` },
   'protect-index': {
-    text: 'keep a shadow copy of the index outside store_dir (from a timer)',
-    command: `store-doctor protect-index ${STORE} --config ${CONF} --shadow-dir /var/lib/store-doctor/shadow --apply`,
+    text: 'keep sequence/ through the next graceful stop with a marker chunk (for every stop: store-doctor guard)',
+    command: `store-doctor protect-index ${STORE} --config ${CONF} --method marker --apply`,
   },
   'restore-index': {
-    text: 'before Fluent Bit starts (ExecStartPre, init container)',
-    command: `store-doctor restore-index ${STORE} --config ${CONF} --shadow-dir /var/lib/store-doctor/shadow --apply`,
+    text: 'before Fluent Bit starts (ExecStartPre): the highest of shadow copy, disk and the live bucket',
+    command: `store-doctor restore-index ${STORE} --config ${CONF} --shadow-dir /var/lib/store-doctor/shadow --live --apply`,
   },
   undo: { text: 'undo the last applied action on this store', command: `store-doctor undo ${STORE} --apply` },
   apply: {
@@ -39,6 +39,11 @@ export const EXAMPLES: Record<string, { text: string; command: string }> = {
     command: 'store-doctor report store.tar.gz --config fluent-bit.conf --listing listing.json --out ticket.md',
   },
   serve: { text: 'the UI on 127.0.0.1 (open the printed URL through an SSH tunnel)', command: 'store-doctor serve store.tar.gz --port 8787' },
+  guard: {
+    text: 'keep every $INDEX through graceful stops (systemd unit, sidecar); metrics on 127.0.0.1:9464',
+    command: `store-doctor guard ${STORE} --config ${CONF} --state-dir /var/lib/store-doctor/guard`,
+  },
+  fleet: { text: "one table of every node's report (the guards' report.json files)", command: 'store-doctor fleet /srv/store-doctor/reports' },
   completion: {
     text: 'install bash completion for your user',
     command: 'store-doctor completion bash > ~/.local/share/bash-completion/completions/store-doctor',

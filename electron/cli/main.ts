@@ -25,6 +25,8 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [['replay'], async () => (await import('./commands/replay')).registerReplay],
   [['report'], async () => (await import('./commands/report')).registerReport],
   [['serve'], async () => (await import('./commands/serve')).registerServe],
+  [['guard'], async () => (await import('./commands/guard')).registerGuard],
+  [['fleet'], async () => (await import('./commands/fleet')).registerFleet],
   [['completion'], async () => (await import('./commands/completion')).registerCompletion],
 ];
 

@@ -18,6 +18,8 @@ export const EXIT = {
   FINDINGS: 4,
   /** repair: refused (Fluent Bit running, below safe index, read-only source…) without --force. */
   REFUSED: 5,
+  /** multipart: uploads (or records) left unsettled — nothing, or not everything, was done. */
+  UNSETTLED: 6,
 } as const;
 
 export class CliError extends Error {

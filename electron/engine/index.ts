@@ -11,6 +11,7 @@ import pkg from '../../package.json';
 import { EngineEvents } from './session/events';
 import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
+import { guardHandlers } from './session/handlers-guard';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
@@ -66,6 +67,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     ...inspectHandlers(ctx),
     ...repairHandlers(ctx, tasks),
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
+    ...guardHandlers(ctx),
   };
   const interval = opts.progressIntervalMs ?? 100;
 

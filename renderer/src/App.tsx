@@ -20,6 +20,7 @@ import { MultipartView } from './views/MultipartView';
 import { ExportView } from './views/ExportView';
 import { HistoryView } from './views/HistoryView';
 import { DemoCopyBanner } from './components/DemoCopyBanner';
+import { FleetView } from './views/FleetView';
 
 const SIDEBAR_KEY = 'store-doctor.sidebar';
 
@@ -34,6 +35,7 @@ const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   multipart: MultipartView,
   history: HistoryView,
   export: ExportView,
+  fleet: FleetView,
 };
 
 const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;
@@ -53,12 +55,12 @@ function Nav() {
                 className={`nav-item${view === v.name ? ' active' : ''}`}
                 aria-current={view === v.name ? 'page' : undefined}
                 disabled={disabled}
-                aria-keyshortcuts={`Alt+${viewKey(i)}`}
-                title={`${v.label} (Alt+${viewKey(i)})`}
+                aria-keyshortcuts={viewKey(i) ? `Alt+${viewKey(i)}` : undefined}
+                title={viewKey(i) ? `${v.label} (Alt+${viewKey(i)})` : v.label}
                 onClick={() => useSession.getState().setView(v.name)}
               >
                 <span className="nav-label">{v.label}</span>
-                <kbd>{viewKey(i)}</kbd>
+                {viewKey(i) && <kbd>{viewKey(i)}</kbd>}
               </button>
             </li>
           );
@@ -118,7 +120,7 @@ export function App() {
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [view]);
 
-  const Current = VIEW_COMPONENTS[opened || view === 'open' ? view : 'open'];
+  const Current = VIEW_COMPONENTS[opened || !VIEWS.find((v) => v.name === view)?.needsStore ? view : 'open'];
   return (
     <div className={`app${collapsed ? ' nav-collapsed' : ''}`} data-ready={ready ? 'true' : undefined}>
       <a className="skip" href="#main">

@@ -26,6 +26,16 @@ export const FINDING_CODES = [
   'STORE_UNREADABLE',
   /** Store Doctor could not read a seq_index file (permission denied): its value is unknown. */
   'INDEX_FILE_NOT_READ',
+  /** Version-aware (docs/fluent-bit-versions.md): chunks a crash left with zero padding that Fluent Bit uploads as NUL bytes. */
+  'CHUNK_NUL_PADDING',
+  /** A version before 5 on a store with quarantine/: it uploads what 5.x set aside. */
+  'QUARANTINE_DOWNGRADE',
+  /** Before 5.x a graceful stop deletes given-up chunks with their stream. */
+  'GIVEN_UP_LOST_AT_STOP',
+  /** 1.x crashes at its first upload to an http:// endpoint without `tls Off`. */
+  'CONFIG_HTTP_WITHOUT_TLS_OFF',
+  /** 1.x with keep-alive connections sent records twice. */
+  'CONFIG_KEEPALIVE_DUPLICATES',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -121,6 +131,8 @@ export interface OutputDiagnosis {
    */
   highestIndexInBucketText?: string;
   lowerBoundNextIndexText?: string;
+  /** Set only when the seq_index file holds a value above 2^53 - 1 (`persistedNextIndex` is then null): its exact decimal. */
+  persistedNextIndexText?: string;
   timeline: IndexPoint[];
   /** Detected resets: where the index went down over time. */
   resets: { time: string; from: number; to: number }[];
@@ -165,8 +177,38 @@ export interface DiagnosisChecks {
   }[];
 }
 
+/**
+ * The Fluent Bit version a diagnosis applies, and where it comes from (docs/fluent-bit-versions.md,
+ * electron/engine/fluentbit/versions.ts). Never a guess presented as a fact: `inferred` names the
+ * store files it rests on, `unknown` makes the findings say where versions differ.
+ */
+export interface FluentBitVersionInfo {
+  /** `given` by the operator, read from a `binary` (`fluent-bit --version`), `inferred` from the store, or `unknown`. */
+  source: 'given' | 'binary' | 'inferred' | 'unknown';
+  /** The exact version (given, or printed by the binary), e.g. "1.9.10"; null when inferred or unknown. */
+  version: string | null;
+  /**
+   * The measured versions whose behaviour the findings apply (of 1.9.10, 3.2.10, 4.2.8, 5.0.9, 5.1.1).
+   * More than one: the findings say where those versions differ instead of claiming one behaviour.
+   */
+  assumes: string[];
+  /** One sentence: which version and where it came from. */
+  text: string;
+  /** What the source rests on: the value given, the binary and its output, the store files seen. */
+  evidence: string[];
+}
+
+/** A version set on an opened store (given, or read from a binary): what `store.fluentBitVersion` records. */
+export interface FluentBitVersionGiven {
+  source: 'given' | 'binary';
+  version: string;
+  evidence: string[];
+}
+
 export interface Diagnosis {
   at: string;
+  /** Which Fluent Bit version the findings apply, and why. */
+  fluentBit: FluentBitVersionInfo;
   outputs: OutputDiagnosis[];
   /** Findings not tied to one output (damaged chunks, roots no output uses, …). */
   storeFindings: Finding[];

@@ -19,6 +19,8 @@ export interface RestorePlanDetails {
   kind: 'restore';
   /** One index plan per output of the root. */
   subplans: RepairPlan[];
+  /** `$INDEX` output ids with no value anywhere (no shadow, no file, no bucket evidence): nothing was invented for them. */
+  unresolved?: number[];
 }
 
 export interface ProtectMarkerDetails {
@@ -65,7 +67,10 @@ export interface ReplayPlanDetails {
 }
 
 export interface SettleItem {
+  /** The record that holds this upload (`recordRole` own) or whose lines prove its parts (`lines`); null: none. */
   recordPath: string | null;
+  /** `own`: the record's metadata names this upload; `lines`: no record of its own, its parts are lines of `recordPath`. */
+  recordRole?: 'own' | 'lines';
   key: string;
   uploadId: string;
   op: 'complete' | 'abort' | 'forget' | 'none';
@@ -78,6 +83,10 @@ export interface MultipartPlanDetails {
   rootPath: string;
   bucket: string;
   settle: SettleItem[];
+  /** Records removed once every upload they hold or prove is settled. */
+  records: string[];
+  /** Uploads (and records) the plan leaves as they are, with why: the result is not a success while any remain. */
+  unsettled: string[];
 }
 
 export interface RecoveryCopy {

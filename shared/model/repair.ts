@@ -92,6 +92,11 @@ export interface RepairResult {
   warnings: string[];
   /** The parts of the store report this apply changed (the session merges them into its report). */
   storeUpdate?: StoreUpdate[];
+  /**
+   * What the action left as it was although it was asked to settle it (multipart: uploads still
+   * open, records kept), with why. Non-empty: not a success (the CLI exits 6).
+   */
+  unsettled?: string[];
 }
 
 export interface ReplayItem {

@@ -86,6 +86,12 @@ export interface ChunkInfo {
   /** What Fluent Bit would do with this file on its next start/stop, in one sentence. */
   fluentBitAction: string;
   multipart?: MultipartRecord;
+  /**
+   * `legacy-length` chunks whose content was read: NUL bytes at the end of the content as Fluent
+   * Bit reads it (the zero padding of a page-sized file after a crash, which Fluent Bit 1.x uploads
+   * with the records; docs/fluent-bit-versions.md §2). 0 for an exact-size file. Absent otherwise.
+   */
+  nulTail?: number;
 }
 
 /** Something in the root Fluent Bit does not register, with why (fluent-bit-store-format.md#layout, fluent-bit-store-format.md#layout). */

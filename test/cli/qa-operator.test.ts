@@ -184,10 +184,24 @@ describe('exit codes and first lines an operator reads', { timeout: 180_000 }, (
       '--listing',
       f('crash-during-run', 's3api-list-objects-v2-after-crash.json'),
     ];
-    const withUploads = await cli([...base, '--include-active']);
+    // no Fluent Bit uses the extracted store: its newest stream is replayed without --include-active
+    const withUploads = await cli(base);
     expect(withUploads.code).toBe(0);
     expect(withUploads.stdout).toMatch(/Run again with --apply --live/);
-    const nothing = await cli(base);
+    expect(withUploads.stdout).toMatch(
+      /No process uses .*: 2026-11-29T18:\d\d:\d\d, the newest stream, is a stopped Fluent Bit's and is replayed like the older ones/,
+    );
+    // after run 2 (a graceful stop that sent everything) there is nothing to replay
+    const y = extractFixture('crash-during-run', 'store-after-run2.tar.gz', 'fb-crash');
+    extracted.push(y);
+    const nothing = await cli([
+      'replay',
+      y.storeDir,
+      '--config',
+      f('crash-during-run', 'fluent-bit.conf'),
+      '--listing',
+      f('crash-during-run', 's3api-list-objects-v2-after-run2.json'),
+    ]);
     expect(nothing.code).toBe(0);
     expect(nothing.stdout).toMatch(/Dry run: nothing was changed/);
     expect(nothing.stdout).not.toMatch(/Run again with --apply/);

@@ -121,7 +121,7 @@ describe('store-doctor repair-index / undo', { timeout: 120_000 }, () => {
       ];
       const refused = await cli(args);
       expect(refused.code).toBe(5);
-      expect(refused.stderr).toMatch(new RegExp(`Process ${holder.pid} \\(tail\\) is using the store`));
+      expect(refused.stderr).toMatch(new RegExp(`Process ${holder.pid} \\(tail\\) has files of the store open or mapped`));
       expect(readFileSync(seq(fx.root), 'latin1')).toBe('6');
       const forced = await cli([...args, '--force']);
       expect(forced.code).toBe(0);

@@ -83,6 +83,7 @@ describe('npm pack', () => {
       'out/cli/vendor/aws-sdk.cjs',
       'out/cli/vendor/cli-progress.cjs',
       'out/cli/vendor/commander.cjs',
+      'out/cli/vendor/prom-client.cjs',
       'out/cli/vendor/yaml.cjs',
       'out/cli/vendor/zod.cjs',
       'package.json',

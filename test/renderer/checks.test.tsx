@@ -67,7 +67,13 @@ afterEach(() => {
 
 describe('Overview: what was checked', () => {
   it('no config, no evidence and no findings is not an all-clear', async () => {
-    withDiagnosis({ at: '2026-11-29T12:00:00.000Z', outputs: [], storeFindings: [], checks: { store: true, config: null, outputs: [] } });
+    withDiagnosis({
+      at: '2026-11-29T12:00:00.000Z',
+      fluentBit: { source: 'unknown', version: null, assumes: [], text: 'Fluent Bit version unknown', evidence: [] },
+      outputs: [],
+      storeFindings: [],
+      checks: { store: true, config: null, outputs: [] },
+    });
     await open();
     const checks = await screen.findByTestId('checks');
     expect(checks.textContent).toContain('Config not loaded');

@@ -1,6 +1,7 @@
 /**
- * Kill-and-resume trials for replay against the real S3 (RGW): a child replays the quarantined
- * chunks of `buffered-backlog-no-ordering` and is SIGKILLed at a random moment; then the replay is
+ * Kill-and-resume trials for replay against the real S3 (RGW): a child replays the chunks of
+ * `buffered-backlog-no-ordering` (quarantine/ and the newest stream, which no Fluent Bit uses) and
+ * is SIGKILLed at a random moment; then the replay is
  * resumed in this process. Afterwards every chunk is exactly one object (matched by content MD5),
  * no key has a second version (nothing overwritten, the bucket is versioned), nothing is lost, no
  * chunk is left in the streams, and the next index is above every key used.
@@ -73,9 +74,9 @@ export async function runReplayKillTrials(
       const fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
       try {
         const report = await scanStore(fx.storeDir);
-        const quarantined = report.roots[0].streams.find((s) => s.kind === 'quarantine')!.chunks;
+        const buffered = report.roots[0].streams.filter((s) => s.kind === 'quarantine' || s.kind === 'data').flatMap((s) => s.chunks);
         const md5s = new Map<string, string>();
-        for (const c of quarantined)
+        for (const c of buffered)
           md5s.set(
             createHash('md5')
               .update((await readChunkFile(path.join(fx.root, c.path))).content)
@@ -111,8 +112,10 @@ export async function runReplayKillTrials(
           if (n !== 1) res.failures.push(`trial ${i}: ${p} is in the bucket ${n} times`);
         }
         if (etags.length !== md5s.size) res.failures.push(`trial ${i}: ${etags.length} objects for ${md5s.size} chunks`);
-        const left = (await scanStore(fx.storeDir)).roots[0].streams.find((s) => s.kind === 'quarantine')?.chunks.length ?? 0;
-        if (left) res.failures.push(`trial ${i}: ${left} chunks still in quarantine/`);
+        const left = (await scanStore(fx.storeDir)).roots[0].streams
+          .filter((s) => s.kind === 'quarantine' || s.kind === 'data')
+          .reduce((n, s) => n + s.chunks.length, 0);
+        if (left) res.failures.push(`trial ${i}: ${left} chunks still in the streams`);
         const maxIndex = Math.max(...(listed.Contents ?? []).map((o) => Number(/-(\d+)$/.exec(o.Key!)?.[1] ?? -1)));
         const idxFile = path.join(fx.root, 'sequence/index_metadata/seq_index_0');
         const next = existsSync(idxFile) ? Number(readFileSync(idxFile, 'latin1')) : -1;

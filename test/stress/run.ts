@@ -1,11 +1,14 @@
 /**
  * `npm run stress`: the long versions of the repair kill trials.
  * - 1,000 SIGKILLs of a child repairing `seq_index_0`: the file always holds the old or the new value.
+ * - 300 SIGKILLs of a child repairing and undoing over and over (in the repair, in the undo, holding
+ *   the write lock): the next undo, never forced, always completes and the root ends as it began.
  * - 200 kill-and-resume replays against a real S3 (Ceph RGW; a shared one is reused, else a private
  *   one is started and stopped): every chunk exactly one object, nothing overwritten, nothing lost.
- * Counts can be changed with STRESS_INDEX_TRIALS / STRESS_REPLAY_TRIALS. Prints `N passed, N failed`.
+ * Counts can be changed with STRESS_INDEX_TRIALS / STRESS_UNDO_TRIALS / STRESS_REPLAY_TRIALS. Prints `N passed, N failed`.
  */
 import { runKillTrials } from './kill-index';
+import { runUndoKillTrials } from './kill-undo';
 import { readHealthyRgw, startRgw, missingRgwBinaries, type RgwServer } from '../support/rgw';
 
 async function main(): Promise<number> {
@@ -13,6 +16,7 @@ async function main(): Promise<number> {
   let passed = 0;
   let failed = 0;
   const indexTrials = Number(process.env.STRESS_INDEX_TRIALS ?? 1000);
+  const undoTrials = Number(process.env.STRESS_UNDO_TRIALS ?? 300);
   const replayTrials = Number(process.env.STRESS_REPLAY_TRIALS ?? 200);
 
   const t0 = Date.now();
@@ -20,6 +24,15 @@ async function main(): Promise<number> {
   log(`kill-index: ${k.trials} trials, ${k.failures.length} failures, ${k.newer} ended on the new value, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   for (const f of k.failures.slice(0, 20)) log(`  ${f}`);
   if (k.failures.length) failed++;
+  else passed++;
+
+  const tu = Date.now();
+  const u = await runUndoKillTrials(undoTrials, { log });
+  log(
+    `kill-undo: ${u.trials} trials, ${u.failures.length} failures, ${u.inUndo} killed during an undo, ${u.recoveries} undo runs to recover, ${((Date.now() - tu) / 1000).toFixed(1)} s`,
+  );
+  for (const f of u.failures.slice(0, 20)) log(`  ${f}`);
+  if (u.failures.length) failed++;
   else passed++;
 
   let server: RgwServer | null = null;

@@ -20,6 +20,10 @@ export interface DiagnoseStoreOptions {
   outputId?: number;
   /** An output by name or alias, resolved against the config as the CLI's --output does. */
   output?: string;
+  /** The Fluent Bit version (store.fluentBitVersion), as --fluent-bit-version gives it. */
+  fluentBitVersion?: string;
+  /** A Fluent Bit binary whose --version is read, as --fluent-bit-bin gives it. */
+  fluentBitBin?: string;
 }
 
 export interface DiagnosedStore {
@@ -43,6 +47,11 @@ export async function openDiagnosed(opts: DiagnoseStoreOptions): Promise<Diagnos
   const at = opts.at?.toISOString();
   const opened = await call<{ storeId: string; report: StoreReport }>(engine, 'store.open', { path: opts.storePath });
   const storeId = opened.storeId;
+  if (opts.fluentBitVersion !== undefined || opts.fluentBitBin !== undefined)
+    await call(engine, 'store.fluentBitVersion', {
+      storeId,
+      ...(opts.fluentBitBin !== undefined ? { binary: opts.fluentBitBin } : { version: opts.fluentBitVersion }),
+    });
   const config = opts.configPath ? await call<FluentBitConfig>(engine, 'config.load', { storeId, path: opts.configPath }) : null;
   if (opts.output !== undefined) {
     const o = config ? findOutput(config, opts.output) : null;

@@ -34,6 +34,8 @@ export function registerApply(program: Command): void {
           ? { profile: s.live.profile, region: s.live.region, endpoint: s.live.endpoint, pathStyle: s.live.pathStyle, fullListing: s.fullListing || undefined }
           : {}),
         at: typeof doc.request.at === 'string' ? doc.request.at : s.at,
+        fluentBitVersion: s.fluentBitVersion,
+        fluentBitBin: s.fluentBitBin,
       };
       let plan: RepairPlan | null = null;
       await withSession(async (session) => {

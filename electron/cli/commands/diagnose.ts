@@ -61,6 +61,9 @@ function checkedLines(d: Diagnosis): string[] {
       `  ${o.displayName}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
     );
   }
+  // Which Fluent Bit the findings apply, and where that comes from (given / binary / inferred / unknown).
+  lines.push(`  ${e(d.fluentBit.text)}`);
+  for (const ev of d.fluentBit.evidence) lines.push(`    ${e(ev)}`);
   return lines;
 }
 
@@ -101,7 +104,7 @@ function formatOutput(o: OutputDiagnosis, ctx: CommandContext): string[] {
     `${e(o.displayName)} (id ${o.id}) → bucket ${e(o.bucket)}`,
     `  key format      ${o.keyFormat ? e(o.keyFormat) : '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
     `  root            ${o.rootPath ? e(o.rootPath) : '(not in the store)'}`,
-    `  persisted index ${o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
+    `  persisted index ${o.persistedNextIndexText ?? o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucketText ?? o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
     `  evidence        ${e(o.indexEvidence.text)}`,
   ];
   if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
@@ -118,6 +121,7 @@ function findingJson(f: Finding, ctx: CommandContext) {
 export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings: FluentBitConfig['warnings'] = []) {
   return {
     at: d.at,
+    fluentBit: d.fluentBit,
     checks: d.checks,
     configWarnings,
     outputs: d.outputs.map((o) => ({
@@ -133,6 +137,7 @@ export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings:
       indexEvidence: o.indexEvidence,
       ...(o.highestIndexInBucketText ? { highestIndexInBucketText: o.highestIndexInBucketText } : {}),
       ...(o.lowerBoundNextIndexText ? { lowerBoundNextIndexText: o.lowerBoundNextIndexText } : {}),
+      ...(o.persistedNextIndexText ? { persistedNextIndexText: o.persistedNextIndexText } : {}),
       collision: o.collision,
       resets: o.resets,
       timeline: o.timeline,

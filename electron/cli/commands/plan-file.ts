@@ -3,42 +3,19 @@
  * -out` / `terraform apply plan`: the file records the store, the evidence sources and the request
  * the plan was made from, and the plan itself. Applying it later plans the same request again on
  * the store as it is then, and writes only when that gives the very same plan (see the session's
- * `repair.import`) — a stale or edited plan file is refused, never trusted.
+ * `repair.import`) — a stale or edited plan file is refused, never trusted. Its schema:
+ * shared/json-schemas/plan-file.ts (docs/plan-file.schema.json).
  */
 import { promises as fsp, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import type { RepairPlanRequest } from '../../../shared/contract';
 import type { RepairPlan } from '../../../shared/model';
+import { PLAN_FILE_FORMAT, planFileSchema, type PlanFile } from '../../../shared/json-schemas/plan-file';
 import type { EvidenceSources } from '../evidence-options';
 import { CliError, EXIT } from '../output';
 
-export const PLAN_FILE_FORMAT = 'store-doctor-plan/1';
+export { PLAN_FILE_FORMAT, planFileSchema, type PlanFile };
 const MAX_PLAN_BYTES = 64 * 1024 * 1024;
-
-const planFileSchema = z
-  .object({
-    format: z.literal(PLAN_FILE_FORMAT),
-    createdAt: z.string(),
-    store: z.string().min(1).max(4096),
-    sources: z.object({
-      configPath: z.string().max(4096).optional(),
-      outputId: z.number().int().min(0).optional(),
-      listing: z.array(z.string().max(4096)).max(1000),
-      versions: z.array(z.string().max(4096)).max(1000),
-      multipart: z.array(z.string().max(4096)).max(1000),
-      live: z
-        .object({ profile: z.string().optional(), region: z.string().optional(), endpoint: z.string().optional(), pathStyle: z.boolean().optional() })
-        .nullable(),
-      fullListing: z.boolean(),
-      at: z.string().optional(),
-    }),
-    request: z.record(z.string(), z.unknown()),
-    plan: z.record(z.string(), z.unknown()),
-  })
-  .strict();
-
-export type PlanFile = z.infer<typeof planFileSchema>;
 
 export async function writePlanFile(file: string, v: { store: string; sources: EvidenceSources; request: RepairPlanRequest; plan: RepairPlan }): Promise<void> {
   const abs = (p: string) => path.resolve(p);
@@ -50,6 +27,7 @@ export async function writePlanFile(file: string, v: { store: string; sources: E
     sources: {
       ...src,
       configPath: src.configPath ? abs(src.configPath) : undefined,
+      fluentBitBin: src.fluentBitBin ? abs(src.fluentBitBin) : undefined,
       listing: src.listing.map(abs),
       versions: src.versions.map(abs),
       multipart: src.multipart.map(abs),

@@ -78,6 +78,8 @@ export function formatResult(r: RepairResult & { items?: ReplayItem[] }): string
   for (const s of r.steps) lines.push(`  ${s.ok ? '✓' : '✗'} ${s.step.kind} ${e(s.step.target)}: ${e(s.message)}`);
   if (r.warnings.length) lines.push('Warnings:');
   for (const w of r.warnings) lines.push(`  ! ${e(w)}`);
+  if (r.unsettled?.length) lines.push('Not settled:');
+  for (const u of r.unsettled ?? []) lines.push(`  ✗ ${e(u)}`);
   if (r.undoId) lines.push(`Journal entry: ${r.undoId}`);
   return lines.join('\n') + '\n';
 }
@@ -117,6 +119,8 @@ export async function applyAndReport(
   // A plan with nothing to do already said so; don't repeat the same line as its result.
   else if (plan.steps.length || result.summary !== plan.summary || result.steps.length || result.warnings.length) printText(formatResult(result));
   if (result.steps.some((s) => !s.ok) || (result.applied && !result.verified)) process.exitCode = EXIT.FAILED;
+  // never a success when something was left as it was (multipart: uploads still open)
+  else if (result.unsettled?.length) process.exitCode = EXIT.UNSETTLED;
   return result;
 }
 
@@ -157,6 +161,7 @@ export async function runRepairAction(run: ActionRun): Promise<void> {
         if (opts.json) printJson({ dryRun: true, plan });
         else printText(formatPlan(plan) + dryRunFooter(plan, run.live === 'apply', !!d.sources.live, opts.planOut));
         if (blocking(plan).length) process.exitCode = EXIT.REFUSED;
+        else if (plan.details?.kind === 'multipart' && plan.details.unsettled.length && !plan.steps.length) process.exitCode = EXIT.UNSETTLED;
         return;
       }
       if (!opts.json) printText(formatPlan(plan));

@@ -23,9 +23,21 @@ export interface ChunkAnalysis {
   slackZero: boolean | null;
   /** Content bytes when asked for (null otherwise or when longer than the cap). */
   content: Buffer | null;
+  /**
+   * Legacy-length chunks (content length field 0): NUL bytes at the end of the content as Fluent
+   * Bit reads it — the zero padding of a page-sized file that 1.x uploads with the records
+   * (docs/fluent-bit-versions.md §2). Null for other chunks, or when the content was not read.
+   */
+  nulTail: number | null;
 }
 
 const ZEROS = Buffer.alloc(64 * 1024);
+
+/** Index of the last non-zero byte of `b`, -1 when all are zero. */
+function lastNonZero(b: Uint8Array): number {
+  for (let i = b.length - 1; i >= 0; i--) if (b[i] !== 0) return i;
+  return -1;
+}
 
 /** Are the bytes of `buf` from `from` on all zero? (memcmp against zeros, not a byte loop) */
 function allZero(buf: Buffer, from: number): boolean {
@@ -49,6 +61,8 @@ export class ChunkScanner {
   private meta: Buffer[] = [];
   private content: Buffer[] | null = null;
   private contentLen = 0;
+  /** Trailing NUL run of the content so far (legacy-length chunks only; null = not tracked). */
+  private nulTail: number | null = null;
   private readonly records: boolean;
   private readonly keep: number;
 
@@ -102,6 +116,7 @@ export class ChunkScanner {
     if (this.records && usable) this.counter = new RecordCounter();
     this.doCrc = h.crcCheck && h.crcComputed === null && (h.status === 'ok' || h.status === 'legacy-length');
     if (this.keep > 0 && usable) this.content = [];
+    if (h.status === 'legacy-length' && (this.records || this.doCrc || this.keep > 0)) this.nulTail = 0;
   }
 
   /** Process `buf`, which starts at file offset `start`. */
@@ -127,6 +142,11 @@ export class ChunkScanner {
     // Content region; for a truncated file, the part that is present.
     const a = Math.max(h.contentStart, start);
     const b = Math.min(h.logicalEnd, this.fileSize, end);
+    if (b > a && this.nulTail !== null) {
+      const piece = buf.subarray(a - start, b - start);
+      const last = lastNonZero(piece);
+      this.nulTail = last < 0 ? this.nulTail + piece.length : piece.length - 1 - last;
+    }
     if (b > a && (this.counter || this.content)) {
       const piece = buf.subarray(a - start, b - start);
       this.counter?.push(piece);
@@ -170,6 +190,8 @@ export class ChunkScanner {
             : Buffer.concat(this.meta)
           : null;
     const content = this.content ? Buffer.concat(this.content) : null;
-    return { header: h, meta, count, slackZero: this.slackZero, content };
+    // Known only when every content byte was seen.
+    const nulTail = this.nulTail !== null && h.logicalEnd !== null && this.pos >= h.logicalEnd ? this.nulTail : null;
+    return { header: h, meta, count, slackZero: this.slackZero, content, nulTail };
   }
 }

@@ -4,7 +4,17 @@
  * index, a timeline, resets, collision analysis and findings, plus what was and was not checked.
  * Pure: findings name their next steps as requests, never as one door's command lines.
  */
-import type { Diagnosis, DiagnosisChecks, FluentBitConfig, Finding, OutputDiagnosis, RootReport, S3Evidence, StoreReport } from '../../../shared/model';
+import type {
+  Diagnosis,
+  DiagnosisChecks,
+  FluentBitConfig,
+  FluentBitVersionGiven,
+  Finding,
+  OutputDiagnosis,
+  RootReport,
+  S3Evidence,
+  StoreReport,
+} from '../../../shared/model';
 import { analyzeCollisions, parseKey } from '../../../shared/keyformat';
 import { bySeverity } from '../../../shared/severity';
 import { pushAll } from '../../../shared/arrays';
@@ -15,6 +25,8 @@ import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding
 import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
 import { nextKeyExamples } from './next-keys';
+import { configVersionFindings, type VersionView } from './findings-version';
+import { resolveVersion } from '../fluentbit/versions';
 import { selectTargets, targetsFromConfig, inferTargets, type Target } from './targets';
 
 export interface DiagnoseInput {
@@ -24,6 +36,8 @@ export interface DiagnoseInput {
   /** Assumed restart time (default: now, or the newest object time when that is later). */
   at?: Date;
   outputId?: number;
+  /** The Fluent Bit version set on the store (given, or read from its binary); without it the store tells what it can. */
+  fluentBit?: FluentBitVersionGiven | null;
 }
 
 export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
@@ -49,6 +63,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const { report, config } = input;
   const evidence = evidenceMap(input.evidence);
   const at = input.at ?? defaultAt(evidence);
+  const version: VersionView = resolveVersion(input.fluentBit ?? null, report);
+  const outputOf = (t: Target) => config?.outputs.find((o) => o.id === t.id) ?? null;
   const allTargets = config ? targetsFromConfig(report, config) : inferTargets(report);
   const targets = selectTargets(report, config, input.outputId);
   const rootDone = new Set<RootReport>();
@@ -110,9 +126,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     // One card per shared root: on the first diagnosed output of those that share it.
     const shared = sharedRootFinding(target, allTargets);
     if (shared && !targets.some((t) => t !== target && t.id < target.id && (shared.data?.outputs as number[]).includes(t.id))) findings.push(shared);
+    pushAll(findings, configVersionFindings(target, outputOf(target), version));
     if (target.root && !rootDone.has(target.root)) {
       rootDone.add(target.root);
-      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe));
+      pushAll(findings, rootFindings(target.root, target, ev, allTargets, config, mismatchSafe, version, outputOf(target)?.properties['retry_limit']));
     }
     findings.sort(bySeverity);
     // Fluent Bit starts at the persisted value, at 0 when the file is missing, not at all when it cannot parse it.
@@ -132,6 +149,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         ? { highestIndexInBucketText: bucket.highestIndexText }
         : {}),
       ...(lowerBoundText !== null ? { lowerBoundNextIndexText: lowerBoundText } : {}),
+      ...(persisted === null && seq?.valueText != null ? { persistedNextIndexText: seq.valueText } : {}),
       timeline: bucket.timeline,
       resets: bucket.resets,
       collision,
@@ -144,15 +162,16 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (!report.roots.length) storeFindings.push(noStoreFinding(report));
     for (const root of report.roots) {
       if (rootDone.has(root)) continue;
-      const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe);
+      const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe, version);
       const used = allTargets.some((t) => t.root === root);
       if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       pushAll(storeFindings, fs);
     }
-    pushAll(storeFindings, storeProblemFindings(report));
+    // with no store at all, NO_STORE already says what the one problem says
+    if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
+  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
 }
 
 function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
@@ -179,10 +198,12 @@ function rootFindings(
   all: Target[],
   config: FluentBitConfig | null,
   safe: Map<number, MismatchSafe>,
+  version: VersionView,
+  retryLimit?: string,
 ): Finding[] {
   const owners = all.filter((t) => t.root === root);
   const id = target?.id ?? null;
-  const out = backlogFindings(root, id);
+  const out = backlogFindings(root, id, version, retryLimit);
   const belongs = (k: string) =>
     owners.some((t) => !!t.keyFormat && !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters })) || (!owners.some((t) => t.keyFormat) && !!target);
   pushAll(out, multipartFindings(root, ev?.multipartUploads ?? null, belongs, id, root.bucket));

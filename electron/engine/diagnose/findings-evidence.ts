@@ -84,7 +84,7 @@ export function noStoreFinding(report: StoreReport): Finding {
     code: 'NO_STORE',
     severity: 'error',
     summary: `No Fluent Bit S3 store found in ${report.source.path}: no bucket root (a folder holding stream folders, multipart_upload_metadata/, quarantine/ or sequence/).`,
-    evidence: [report.source.description, ...report.problems.slice(0, 5).map((p) => `${p.path}: ${p.message}`)],
+    evidence: [report.source.description, ...report.problems.slice(0, 5).map((p) => (p.message.startsWith(p.path) ? p.message : `${p.path}: ${p.message}`))],
     action:
       'Open the store_dir of the S3 output (its store_dir setting, /tmp/fluent-bit/s3 by default), one <store_dir>/<bucket> folder, or a .tar/.tar.gz of either.',
     next: [],

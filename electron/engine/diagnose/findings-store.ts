@@ -7,15 +7,16 @@ import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import type { Target } from './targets';
 import { normalizeRootPath } from './targets';
 import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
-import { capped, plural } from './text';
-import { formatBytes } from '../../../shared/format';
+import { capped, plural, sizeText as bytes } from './text';
 import { next } from './next-steps';
-
-/** One unit system in every door: binary units, as the scan and the app show sizes. */
-const bytes = (n: number) => formatBytes(n);
+import { backlogVersionLines, nulPaddingFinding, quarantineFinding, stopLossFinding, type VersionView } from './findings-version';
 const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
 
-export function backlogFindings(root: RootReport, outputId: number | null): Finding[] {
+/**
+ * Backlog, quarantine, NUL padding, stop loss and damaged chunks of one root, as the Fluent Bit
+ * version `v` treats them (`retryLimit`: the output's raw `retry_limit`, when known).
+ */
+export function backlogFindings(root: RootReport, outputId: number | null, v: VersionView, retryLimit?: string): Finding[] {
   const out: Finding[] = [];
   const isOk = (c: ChunkInfo) => !DAMAGED_CHUNK_STATUSES.includes(c.status);
   const data = root.streams.filter((s) => s.kind === 'data' && s.chunks.some(isOk));
@@ -25,10 +26,13 @@ export function backlogFindings(root: RootReport, outputId: number | null): Find
       code: 'BUFFERED_BACKLOG',
       severity: 'warning',
       summary: `${plural(chunks.length, 'chunk')} (${sum(chunks, (c) => c.records)} records, ${bytes(sum(chunks, (c) => c.contentLength))} of record data) wait in ${root.bucket} for upload.`,
-      evidence: data.map((s) => {
-        const cs = s.chunks.filter(isOk);
-        return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
-      }),
+      evidence: [
+        ...data.map((s) => {
+          const cs = s.chunks.filter(isOk);
+          return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
+        }),
+        ...backlogVersionLines(v, retryLimit),
+      ],
       action:
         'Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each): repair the index first, or replay them to the bucket create-only without Fluent Bit.',
       next: outputId !== null ? [next.replay(outputId)] : [],
@@ -36,29 +40,19 @@ export function backlogFindings(root: RootReport, outputId: number | null): Find
       data: { chunks: chunks.map((c) => c.path) },
     });
   }
-  const q = root.streams.filter((s) => s.kind === 'quarantine').flatMap((s) => s.chunks);
-  if (q.length) {
-    out.push({
-      code: 'QUARANTINED_DATA',
-      severity: 'warning',
-      summary: `${plural(q.length, 'chunk')} (${sum(q, (c) => c.records)} records, ${bytes(sum(q, (c) => c.contentLength))} of record data) sit in quarantine/: Fluent Bit never uploads them again.`,
-      evidence: capped(q.map((c) => `${c.path}: tag ${c.tag ?? '?'}, ${c.records ?? '?'} records${c.mtime ? `, ${c.mtime}` : ''}`)),
-      action: 'Replay them to the bucket create-only. A downgrade to v4.2.x would upload them as old buffers.',
-      next: outputId !== null ? [next.replay(outputId)] : [],
-      outputId,
-      data: { chunks: q.map((c) => c.path) },
-    });
-  }
+  for (const f of [stopLossFinding(root, v, outputId, retryLimit), nulPaddingFinding(root, v, outputId), quarantineFinding(root, v, outputId)])
+    if (f) out.push(f);
   const all = root.streams.flatMap((s) => s.chunks);
   const damaged = all.filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status));
-  const odd = all.filter((c) => c.status === 'zero-byte' || c.status === 'legacy-length');
+  // A legacy-length chunk is how 1.x always writes (docs/fluent-bit-versions.md §1), not damage; its NUL tail is CHUNK_NUL_PADDING.
+  const odd = all.filter((c) => c.status === 'zero-byte');
   if (damaged.length || odd.length) {
     out.push({
       code: 'CHUNK_DAMAGED',
       severity: damaged.length ? 'error' : 'warning',
       summary: damaged.length
         ? `${plural(damaged.length, 'chunk')} Fluent Bit rejects (never uploaded; deleted with their stream at a graceful stop if no valid sibling).`
-        : `${plural(odd.length, 'chunk')} Fluent Bit rewrites when it loads them (zero-byte or legacy length).`,
+        : `${plural(odd.length, 'zero-byte chunk')} Fluent Bit re-initialises when it loads ${odd.length === 1 ? 'it' : 'them'}.`,
       evidence: capped([...damaged, ...odd].map((c) => `${c.path}: ${c.status} — ${c.message}; ${c.fluentBitAction}`)),
       action: 'Inspect each file; salvage the records and move damaged files out of the stream before Fluent Bit starts.',
       next: [],
@@ -86,10 +80,22 @@ export function multipartFindings(
   const orphaned: string[] = [];
   let orphanedSeverity: 'error' | 'warning' = 'warning';
   const matched = new Set<string>();
+  /** Records with two lines for one part number: the two-tag crash of docs/fluent-bit-versions.md §9. */
+  const mixed: string[] = [];
   for (const { chunk, rec } of records) {
     const label = `${chunk.path}: ${rec.s3Key} upload ${rec.uploadId}, local parts ${rec.completeParts.map((p) => p.partNumber).join(',') || 'none'}`;
     if (rec.problems.length || !rec.completeParts.length) {
       orphaned.push(`${label} — Fluent Bit skips this record forever: ${rec.problems.join('; ') || 'no part line parsed'}`);
+      orphanedSeverity = 'error';
+      continue;
+    }
+    const twice = [...new Set(rec.parts.filter((p, i) => rec.parts.findIndex((q) => q.partNumber === p.partNumber) !== i).map((p) => p.partNumber))];
+    if (twice.length) {
+      mixed.push(chunk.path);
+      if (uploads?.some((u) => u.key === rec.s3Key && u.uploadId === rec.uploadId)) matched.add(`${rec.s3Key}\n${rec.uploadId}`);
+      orphaned.push(
+        `${label} — ${twice.map((n) => `${rec.parts.filter((p) => p.partNumber === n).length} lines for part ${n}`).join(', ')}: a crash with two uploads in flight wrote another upload's part lines into this record (docs/fluent-bit-versions.md §9, all five versions); Fluent Bit completes with the last line of each part and fails with InvalidPart at every start, both uploads stay open`,
+      );
       orphanedSeverity = 'error';
       continue;
     }
@@ -123,7 +129,7 @@ export function multipartFindings(
   for (const u of uploads ?? []) {
     if (matched.has(`${u.key}\n${u.uploadId}`) || !keyBelongs(u.key)) continue;
     orphaned.push(
-      `${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it`,
+      `${u.key} upload ${u.uploadId}${u.initiated ? ` (initiated ${u.initiated})` : ''} — on the server with no local record: Fluent Bit never completes it${mixed.length ? `; its part lines may be in ${mixed.join(', ')} (the two-tag crash): settling completes it when ListParts proves every part by those lines` : ''}`,
     );
   }
   const out: Finding[] = [];
@@ -148,8 +154,9 @@ export function multipartFindings(
       severity: orphanedSeverity,
       summary: `${plural(orphaned.length, 'multipart upload')} where the local record and the server disagree.`,
       evidence: capped(orphaned),
-      action:
-        'Reconcile records and server uploads: complete what the server holds, abort what no record will ever complete, drop records of vanished uploads.',
+      action: mixed.length
+        ? "Settle the uploads before Fluent Bit starts: the record lines are matched to each upload's parts (ListParts), every upload they prove is completed, then the record goes."
+        : 'Reconcile records and server uploads: complete what the server holds, abort what no record will ever complete, drop records of vanished uploads.',
       next: outputId !== null ? [next.multipart(outputId)] : [],
       outputId,
     });

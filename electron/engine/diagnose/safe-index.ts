@@ -37,7 +37,9 @@ export function safeIndexOf(
   config: FluentBitConfig | null,
 ): SafeIndex {
   let safe = bucket.highestIndexText !== null ? BigInt(bucket.highestIndexText) + 1n : 0n;
-  if (persisted !== null && BigInt(persisted) > safe) safe = BigInt(persisted);
+  // the exact persisted value (uint64, also above 2^53 - 1): Fluent Bit continues there
+  const persistedExact = ownSeq?.valueText != null ? BigInt(ownSeq.valueText) : persisted !== null ? BigInt(persisted) : null;
+  if (persistedExact !== null && persistedExact > safe) safe = persistedExact;
   for (const c of (target.root?.streams ?? []).filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks)) {
     if (!c.multipart || !target.keyFormat) continue;
     const p = parseKey(target.keyFormat, c.multipart.s3Key, { tagDelimiters: target.tagDelimiters });

@@ -1,4 +1,5 @@
 /** Small text helpers for findings: index ranges, lists with a cap, ISO times, plurals. */
+import { formatBytes } from '../../../shared/format';
 
 /** `[0,1,2,3,7,9,10]` → `0–3, 7, 9–10`. */
 export function indexRanges(values: number[]): string {
@@ -27,4 +28,10 @@ export function isoOrNull(s: string | null | undefined): string | null {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** 1.2 MB, 3.4 kB, 12 B. */
+/** One unit system in every door: binary units, as the scan and the app show sizes. */
+export function sizeText(n: number): string {
+  return formatBytes(n);
 }

@@ -99,6 +99,20 @@ export async function sweepStaleTemps(target: string): Promise<string[]> {
   return removed;
 }
 
+/** Remove every temp file of this module in `dir` whose writer is dead (before removing a folder we created). */
+export async function sweepOwnTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    const m = isOwnTemp(name) ? /\.sd-tmp-(\d+)-[0-9a-f]+$/.exec(name) : null;
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    await fsp.unlink(path.join(dir, name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
 async function canChown(): Promise<boolean> {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
@@ -120,7 +134,8 @@ export async function atomicWriteFile(target: string, data: Buffer | string, opt
   if (st && !st.isFile()) throw new Error(`${target}: not a regular file (${st.isSymbolicLink() ? 'symlink' : 'special'}); refusing to replace it`);
   const previous = st && opts.readPrevious ? await fsp.readFile(target) : null;
   const ex = opts.exact ?? null;
-  const mode = ex ? ex.mode : st ? st.mode & 0o7777 : (opts.mode ?? 0o644);
+  // Never setuid, setgid or sticky: not from an undo record, not kept from a planted target.
+  const mode = (ex ? ex.mode : st ? st.mode : (opts.mode ?? 0o644)) & 0o777;
   const uid = ex?.uid ?? (st ? st.uid : (opts.owner?.uid ?? process.getuid?.() ?? 0));
   const gid = ex?.gid ?? (st ? st.gid : (opts.owner?.gid ?? process.getgid?.() ?? 0));
 

@@ -30,6 +30,18 @@ export async function readChunkFile(file: string): Promise<ChunkFile> {
   };
 }
 
+/**
+ * What replay sends of a chunk: its content — without the zero padding that a legacy-length chunk
+ * (content-length field 0, a page-sized file after a crash of Fluent Bit 1.x) reads as content.
+ * Fluent Bit uploads those NUL bytes (docs/fluent-bit-versions.md §2); the records end before them.
+ */
+export function replayContent(cf: ChunkFile): Buffer {
+  if (cf.header.status !== 'legacy-length') return cf.content;
+  let end = cf.content.length;
+  while (end > 0 && cf.content[end - 1] === 0) end--;
+  return cf.content.subarray(0, end);
+}
+
 export type { ReplayCompression } from '../../../shared/model';
 import type { ReplayCompression } from '../../../shared/model';
 

@@ -13,3 +13,14 @@ export function assertNotRefused(refusals: { reason: string; forceable: boolean 
   const blocking = refusals.filter((r) => !r.forceable || !force);
   if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
 }
+
+/**
+ * The warning a forced plan carries: which checks the force overrides, each by its own sentence
+ * (door-neutral: no command-line flag in it). Null when nothing forceable stands against the plan.
+ */
+export function forcedWarning(refusals: { reason: string; forceable: boolean }[]): string | null {
+  const over = refusals.filter((r) => r.forceable);
+  if (!over.length) return null;
+  const list = over.map((r, i) => `(${i + 1}) ${r.reason}`).join(' ');
+  return `Forced: overriding ${over.length === 1 ? 'this check' : `these ${over.length} checks`}: ${list} You take responsibility for the result.`;
+}

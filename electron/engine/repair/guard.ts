@@ -1,98 +1,35 @@
 /**
  * Preconditions of every write (docs/fluent-bit-store-format.md#chunk-header item 1): Fluent Bit maps chunks MAP_SHARED and takes no
- * locks, so we refuse while any process has files open (or mapped, or its cwd) under the root —
- * found through Linux `/proc/<pid>/{fd,maps,cwd}` — and we compare a size/mtime snapshot of the
- * tree before and after an operation to catch writers we could not see. Read-only sources
- * (archives, read-only mounts, no W_OK) can never be repaired. `force` overrides only the
- * process check, loudly.
+ * locks, so we refuse while Fluent Bit, or any process, has a file of the root open or mapped —
+ * found by device and inode through Linux `/proc/<pid>/{fd,maps,cwd}` (procs.ts), so also through
+ * a bind mount or another mount namespace — and only warn about a process whose working directory
+ * is there (an operator's shell, grep, tee). We compare a size/mtime snapshot of the tree before
+ * and after an operation to catch writers we could not see. Read-only sources (archives,
+ * read-only mounts, no W_OK) can never be repaired. `force` overrides only the process check,
+ * loudly: the plan's warning names each check it overrides.
  */
 import { promises as fsp, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
-import { TOOL_DIR } from './journal';
+import { TOOL_DIR } from './tool-dir';
 import { isOwnTemp } from './atomic';
+import { findFluentBitProcesses, findProcessesUsing, procsTestHooks, type ProcessUse } from './procs';
+
+export { findFluentBitProcesses, findProcessesUsing, type ProcessScan, type ProcessUse } from './procs';
 
 /**
  * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only
  * directory is still writable; a real read-only mount answers EROFS). Reset to null after use.
  */
-export const guardTestHooks: { access: ((p: string) => Promise<void>) | null } = { access: null };
-
-export interface ProcessUse {
-  pid: number;
-  command: string;
-  /** Up to 5 example paths under the root. */
-  paths: string[];
-}
-
-async function realOrSelf(p: string): Promise<string> {
-  return fsp.realpath(p).catch(() => path.resolve(p));
-}
-
-function under(p: string, root: string): boolean {
-  return p === root || p.startsWith(root.endsWith('/') ? root : root + '/');
-}
-
-/** Processes (other than us) with files open, mapped or their cwd under `root`. Linux only. */
-export async function findProcessesUsing(root: string): Promise<{ processes: ProcessUse[]; uninspectable: number; supported: boolean }> {
-  const real = await realOrSelf(root);
-  let pids: string[];
-  try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
-  } catch {
-    return { processes: [], uninspectable: 0, supported: false };
-  }
-  const processes: ProcessUse[] = [];
-  let uninspectable = 0;
-  for (const pidText of pids) {
-    const pid = Number(pidText);
-    if (pid === process.pid) continue;
-    const hits = new Set<string>();
-    const base = `/proc/${pidText}`;
-    try {
-      const fds = await fsp.readdir(`${base}/fd`);
-      for (const fd of fds) {
-        const target = await fsp.readlink(`${base}/fd/${fd}`).catch(() => null);
-        if (target && under(target.replace(/ \(deleted\)$/, ''), real)) hits.add(target);
-        if (hits.size >= 5) break;
-      }
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') uninspectable++;
-      if (code === 'ENOENT') continue; // exited meanwhile
-    }
-    const cwd = await fsp.readlink(`${base}/cwd`).catch(() => null);
-    if (cwd && under(cwd, real)) hits.add(`${cwd} (working directory)`);
-    if (hits.size < 5) {
-      const maps = await fsp.readFile(`${base}/maps`, 'utf8').catch(() => '');
-      for (const line of maps.split('\n')) {
-        const i = line.indexOf('/');
-        if (i >= 0 && under(line.slice(i).replace(/ \(deleted\)$/, ''), real)) hits.add(`${line.slice(i)} (mapped)`);
-        if (hits.size >= 5) break;
-      }
-    }
-    if (hits.size) {
-      const command = ((await fsp.readFile(`${base}/comm`, 'utf8').catch(() => '?')) || '?').trim();
-      processes.push({ pid, command, paths: [...hits].slice(0, 5) });
-    }
-  }
-  return { processes, uninspectable, supported: true };
-}
-
-/** Running processes that look like Fluent Bit (anywhere), for a warning. */
-export async function findFluentBitProcesses(): Promise<{ pid: number; command: string }[]> {
-  const out: { pid: number; command: string }[] = [];
-  let pids: string[] = [];
-  try {
-    pids = (await fsp.readdir('/proc')).filter((n) => /^\d+$/.test(n));
-  } catch {
-    return out;
-  }
-  for (const p of pids) {
-    const comm = (await fsp.readFile(`/proc/${p}/comm`, 'utf8').catch(() => '')).trim();
-    if (/^(fluent-bit|td-agent-bit|flb-)/.test(comm)) out.push({ pid: Number(p), command: comm });
-  }
-  return out;
-}
+export const guardTestHooks: { access: ((p: string) => Promise<void>) | null; proc: string | null } = {
+  access: null,
+  /** The folder that stands for `/proc` (procs.ts). */
+  get proc() {
+    return procsTestHooks.proc;
+  },
+  set proc(v: string | null) {
+    procsTestHooks.proc = v;
+  },
+};
 
 export interface GuardReport {
   refusals: { reason: string; forceable: boolean }[];
@@ -150,15 +87,28 @@ export async function checkWriteAllowed(
   if (use.uninspectable)
     r.warnings.push(`${use.uninspectable} processes could not be inspected (permission denied): run as root to be sure Fluent Bit is not using the store.`);
   for (const p of use.processes) {
-    r.refusals.push({
-      reason: `Process ${p.pid} (${p.command}) is using the store: ${p.paths.join(', ')}. Stop Fluent Bit before repairing: it maps chunk files shared and takes no locks.`,
-      forceable: true,
-    });
+    const where = p.paths.join(', ');
+    if (p.kind === 'fluent-bit')
+      r.refusals.push({
+        reason: `Process ${p.pid} (${p.command}) is Fluent Bit, using this store: ${where}. Stop Fluent Bit before repairing: it maps chunk files shared and takes no locks.`,
+        forceable: true,
+      });
+    else if (p.kind === 'open')
+      r.refusals.push({
+        reason: `Process ${p.pid} (${p.command}) has files of the store open or mapped: ${where}. Stop it before repairing: a file changed under a process that holds it can be torn or overwritten.`,
+        forceable: true,
+      });
+    else
+      r.warnings.push(
+        `Process ${p.pid} (${p.command}) has its working directory in the store: ${where}. It holds no file there (a shell, grep, tee?), so this does not stop the repair; make sure it writes nothing there.`,
+      );
   }
-  if (!use.processes.length) {
+  if (!use.processes.some((p) => p.kind === 'fluent-bit')) {
     const fb = await findFluentBitProcesses();
     for (const p of fb)
-      r.warnings.push(`Fluent Bit process ${p.pid} (${p.command}) is running, though with no file open under this root. Make sure it does not use this store.`);
+      r.warnings.push(
+        `Fluent Bit process ${p.pid} (${p.command}) is running, though with no file of this root open, mapped or as its working directory. Make sure it does not use this store.`,
+      );
   }
   return r;
 }

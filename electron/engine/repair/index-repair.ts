@@ -9,7 +9,7 @@ import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, shownBytes, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, sha256, type ChangeSpec } from './journal';
-import { assertNotRefused, RefusedError } from './errors';
+import { assertNotRefused, forcedWarning, RefusedError } from './errors';
 import { pathExists } from './fsutil';
 import { rootEvidence } from '../store/root-evidence';
 
@@ -196,8 +196,8 @@ async function withGuard(plan: RepairPlan, input: IndexRepairInput): Promise<Rep
   const g = await checkWriteAllowed(plan.rootPath!, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  if (input.force && plan.refusals.some((r) => r.forceable))
-    plan.warnings.unshift('Forced: overriding refusals (running process / below the safe index). You take responsibility for the result.');
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 
@@ -231,6 +231,9 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   }
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   assertNotRefused(guard.refusals, opts.force);
+  result.warnings.push(...guard.warnings.filter((w) => !result.warnings.includes(w)));
+  const forcedNow = opts.force ? forcedWarning(guard.refusals) : null;
+  if (forcedNow && !result.warnings.includes(forcedNow)) result.warnings.push(`Right before writing: ${forcedNow}`);
 
   const watch = await watchStore(d.rootPath, opts.hooks, ['sequence']);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);

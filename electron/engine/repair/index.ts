@@ -8,7 +8,9 @@
  * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, watchStore (store changed during an action)
  * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState
  * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
- * - replay: planReplay, applyReplay (create-only, journaled, resumable), takeReplayLock (one replay per root)
+ * - replay: planReplay, applyReplay (create-only, journaled, resumable)
+ * - write lock: takeWriteLock (one writer per root; applyPlan holds it across the plan check and the write)
+ * - confinement: resolveWriteRoot, rootIdentity (a root is resolved once; nothing is written through a link)
  * - multipart: planMultipart, applyMultipart; versions: planRecoverVersions, applyRecoverVersions
  * - planAction(action, diagnosisContext, opts): the one planner of every action, for every door
  * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
@@ -26,12 +28,14 @@ export {
   type GuardReport,
   type WriteTestHooks,
 } from './guard';
-export { takeReplayLock } from './replay-lock';
+export { takeWriteLock, WRITE_LOCK } from './write-lock';
+export { resolveWriteRoot, rootIdentity } from './confine';
 export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-repair';
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';
 export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './protect';
 export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './restore';
-export { planReplay, activeStreamName, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
+export { planReplay, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
+export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './active-stream';
 export { applyReplay, type ReplayApplyOptions } from './replay-run';
 export { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
 export { probeConditionalWrites, putCreateOnly } from './s3ops';

@@ -2,61 +2,28 @@
  * Backups and the undo journal. They live in `<root>/.store-doctor/` (a dot-directory: Fluent Bit's
  * scanner and its graceful-stop cleanup never look at it, docs/fluent-bit-store-format.md#layout). Every action first backs
  * up what it will change, then appends (and fsyncs) an `action` entry, then changes things, then
- * appends `applied`. An undo restores the previous bytes (or absence), mode and owner exactly and
- * appends `undone`. The journal is JSON lines; a torn last line (crash while appending) is ignored.
+ * appends `applied`. An undo restores the previous bytes (or absence), mode and owner and appends
+ * `undone`. The journal is JSON lines; a torn last line (crash while appending) is ignored. Reading
+ * it back (a store is hostile input) is journal-read.ts; what its entries may name, undo-check.ts.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RepairAction } from '../../../shared/model';
-import { atomicWriteFile, fsyncDir, mkdirExact } from './atomic';
+import { atomicWriteFile, fsyncDir } from './atomic';
+import type { ActionEntry, AfterState, FileState, UndoChange } from './journal-schema';
+import { APPEND_FLAGS, ensureToolDir, ensureToolSubdir, JOURNAL_FILE, ownerOf, trustedOwners, untrustedReason } from './tool-dir';
+import { RefusedError } from './errors';
+import { safeReadFile, SafeReadError } from '../store/safe-read';
 
-export const TOOL_DIR = '.store-doctor';
-export const JOURNAL_FILE = 'journal.jsonl';
-
-export interface FileState {
-  exists: boolean;
-  /** Backup file, relative to the tool dir. */
-  backup?: string;
-  size?: number;
-  sha256?: string;
-  mode?: number;
-  uid?: number;
-  gid?: number;
-}
-
-export type UndoChange =
-  | { kind: 'file'; path: string; before: FileState; after?: { exists: boolean; sha256?: string; size?: number } }
-  | { kind: 'mkdir'; path: string }
-  | { kind: 'move'; from: string; to: string };
+export { TOOL_DIR, JOURNAL_FILE, toolDir, ensureToolDir } from './tool-dir';
+export type { ActionEntry, AfterState, FileState, JournalEntry, UndoChange } from './journal-schema';
+export { findJournals, lastUndoable, readUndoState, readJsonLines, type JournalView } from './journal-read';
 
 export type ChangeSpec = { kind: 'file'; path: string } | { kind: 'mkdir'; path: string } | { kind: 'move'; from: string; to: string };
 
-export interface ActionEntry {
-  type: 'action';
-  id: string;
-  at: string;
-  action: RepairAction;
-  storePath: string;
-  rootPath: string;
-  summary: string;
-  changes: UndoChange[];
-  undoable: boolean;
-  /** Why an action cannot be undone (replay: the objects are in the bucket). */
-  undoNote?: string;
-}
-export type JournalEntry =
-  | ActionEntry
-  | { type: 'applied'; id: string; at: string; verified: boolean; after: Record<string, { exists: boolean; sha256?: string; size?: number }> }
-  | { type: 'undone'; id: string; at: string }
-  | { type: 'failed'; id: string; at: string; message: string }
-  /** Nothing of the action was changed (e.g. its plan was found stale after the backup): never undone. */
-  | { type: 'abandoned'; id: string; at: string; message: string }
-  | { type: 'undo-failed'; id: string; at: string; message: string };
-
-export function toolDir(rootPath: string): string {
-  return path.join(rootPath, TOOL_DIR);
-}
+/** Largest file the tool backs up (index files, multipart records: a few bytes to a few KiB). */
+export const MAX_BACKUP = 16 * 1024 * 1024;
 
 export function sha256(buf: Buffer): string {
   return createHash('sha256').update(buf).digest('hex');
@@ -66,22 +33,6 @@ export function newId(): string {
   return `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
 }
 
-/**
- * Owner for what the tool creates under `dir` (a root, or `.store-doctor` in it): the folder's own
- * owner, so a later run as Fluent Bit's user (who owns the root) can still read and write it.
- */
-async function ownerOf(dir: string): Promise<{ uid: number; gid: number }> {
-  const st = await fsp.stat(dir);
-  return { uid: st.uid, gid: st.gid };
-}
-
-/** Create `<root>/.store-doctor` (0700, owned like the root) and return it. */
-export async function ensureToolDir(rootPath: string): Promise<string> {
-  const dir = toolDir(rootPath);
-  await mkdirExact(dir, 0o700, await ownerOf(rootPath));
-  return dir;
-}
-
 /** Appends to one journal run one after another within this process (replay runs workers in parallel). */
 const appendQueues = new Map<string, Promise<void>>();
 
@@ -89,6 +40,8 @@ const appendQueues = new Map<string, Promise<void>>();
  * Append one line and fsync it (the journal is the source of truth after a crash). A crash while
  * appending can leave a last line without its newline; the next append then starts on a new line,
  * so the torn line stays the only casualty (readLines skips it) instead of swallowing this entry.
+ * The file lies in `<root>/.store-doctor/`, which must be trusted (tool-dir.ts), and is opened with
+ * O_NOFOLLOW: a planted symlink or hard link never makes a root-run repair append to another file.
  */
 export async function appendLine(file: string, value: unknown): Promise<void> {
   const prev = appendQueues.get(file) ?? Promise.resolve();
@@ -103,13 +56,25 @@ export async function appendLine(file: string, value: unknown): Promise<void> {
 }
 
 async function appendNow(file: string, value: unknown): Promise<void> {
+  const dir = path.dirname(file);
+  const root = path.dirname(dir);
+  await ensureToolDir(root);
   const created = !(await fsp.lstat(file).then(
     () => true,
     () => false,
   ));
-  const fh = await fsp.open(file, 'a+', 0o600);
+  let fh: fsp.FileHandle;
   try {
-    const { size } = await fh.stat();
+    fh = await fsp.open(file, APPEND_FLAGS, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedError([`${file} is a symlink; Store Doctor never appends through a link`]);
+    throw err;
+  }
+  try {
+    const st = await fh.stat();
+    const why = untrustedReason(file, st, 'file', await trustedOwners(root));
+    if (why) throw new RefusedError([why]);
+    const { size } = st;
     let lead = '';
     if (size > 0) {
       const last = Buffer.alloc(1);
@@ -118,53 +83,30 @@ async function appendNow(file: string, value: unknown): Promise<void> {
     }
     await fh.appendFile(lead + JSON.stringify(value) + '\n');
     await fh.sync();
+    if (created && process.getuid?.() === 0) {
+      // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
+      const owner = await ownerOf(dir);
+      await fh.chown(owner.uid, owner.gid).catch(() => undefined);
+    }
   } finally {
     await fh.close();
   }
-  if (created) {
-    // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
-    if (process.getuid?.() === 0) {
-      const owner = await ownerOf(path.dirname(file));
-      await fsp.chown(file, owner.uid, owner.gid).catch(() => undefined);
-    }
-    await fsyncDir(path.dirname(file)); // the new journal's directory entry must survive too
-  }
+  if (created) await fsyncDir(dir); // the new journal's directory entry must survive too
 }
 
-/** Parse a JSON-lines file; a torn or garbled line is skipped (it can only be the last one). */
-export async function readLines<T>(file: string): Promise<T[]> {
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const out: T[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line) as T);
-    } catch {
-      /* torn line from a crash while appending */
-    }
-  }
-  return out;
-}
-
+/** State (and bytes) of a file an action will change: read through the safe reader (no link, regular files only). */
 export async function fileState(p: string): Promise<{ state: FileState; bytes: Buffer | null }> {
   try {
-    const st = await fsp.lstat(p);
-    if (!st.isFile()) throw new Error(`${p}: not a regular file`);
-    const bytes = await fsp.readFile(p);
+    const { bytes, stat: st } = await safeReadFile(p, { maxBytes: MAX_BACKUP });
     return { state: { exists: true, size: bytes.length, sha256: sha256(bytes), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid }, bytes };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: { exists: false }, bytes: null };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err instanceof SafeReadError && err.code === 'ENOENT'))
+      return { state: { exists: false }, bytes: null };
     throw err;
   }
 }
 
-export async function currentAfter(p: string): Promise<{ exists: boolean; sha256?: string; size?: number }> {
+export async function currentAfter(p: string): Promise<AfterState> {
   const { state } = await fileState(p);
   return state.exists ? { exists: true, sha256: state.sha256, size: state.size } : { exists: false };
 }
@@ -174,7 +116,7 @@ export interface OpenedAction {
   entry: ActionEntry;
   journal: string;
   /** Append `applied` with the after-state of every file change (given, or read from disk). */
-  applied(verified: boolean, after?: Record<string, { exists: boolean; sha256?: string; size?: number }>): Promise<void>;
+  applied(verified: boolean, after?: Record<string, AfterState>): Promise<void>;
   failed(message: string): Promise<void>;
   /** Nothing was changed: the entry is closed and `undo` skips it. */
   abandon(message: string): Promise<void>;
@@ -205,8 +147,8 @@ export async function openAction(opts: {
     const { state, bytes } = await fileState(c.path);
     if (bytes) {
       const owner = await ownerOf(dir);
-      await mkdirExact(path.join(dir, 'backups'), 0o700, owner);
-      await mkdirExact(path.join(dir, 'backups', id), 0o700, owner);
+      await ensureToolSubdir(opts.rootPath, path.join(dir, 'backups'));
+      await ensureToolSubdir(opts.rootPath, path.join(dir, 'backups', id));
       state.backup = path.join('backups', id, `${n++}-${path.basename(c.path)}`);
       await atomicWriteFile(path.join(dir, state.backup), bytes, { mode: 0o600, owner });
     }
@@ -219,7 +161,7 @@ export async function openAction(opts: {
     action: opts.action,
     storePath: opts.storePath,
     rootPath: opts.rootPath,
-    summary: opts.summary,
+    summary: opts.summary.slice(0, 4000),
     changes,
     undoable: opts.undoable ?? true,
     ...(opts.undoNote ? { undoNote: opts.undoNote } : {}),
@@ -231,8 +173,8 @@ export async function openAction(opts: {
     id,
     entry,
     journal,
-    async applied(verified: boolean, known?: Record<string, { exists: boolean; sha256?: string; size?: number }>) {
-      const after: Record<string, { exists: boolean; sha256?: string; size?: number }> = {};
+    async applied(verified: boolean, known?: Record<string, AfterState>) {
+      const after: Record<string, AfterState> = {};
       for (const c of changes) if (c.kind === 'file') after[c.path] = known?.[c.path] ?? (await currentAfter(c.path));
       await appendLine(journal, { type: 'applied', id, at: new Date().toISOString(), verified, after });
     },
@@ -243,58 +185,4 @@ export async function openAction(opts: {
       await appendLine(journal, { type: 'abandoned', id, at: new Date().toISOString(), message });
     },
   };
-}
-
-/** Journals of a store: `<store>/.store-doctor` (a root) and `<store>/<bucket>/.store-doctor` (a store_dir). */
-export async function findJournals(storePath: string): Promise<string[]> {
-  const out: string[] = [];
-  const direct = path.join(storePath, TOOL_DIR, JOURNAL_FILE);
-  if (await exists(direct)) out.push(direct);
-  let names: string[] = [];
-  try {
-    names = await fsp.readdir(storePath);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    if (name.startsWith('.')) continue;
-    const p = path.join(storePath, name, TOOL_DIR, JOURNAL_FILE);
-    if (await exists(p)) out.push(p);
-  }
-  return out;
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fsp.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-export interface JournalView {
-  journal: string;
-  entry: ActionEntry;
-  after: Record<string, { exists: boolean; sha256?: string; size?: number }> | null;
-  status: 'applied' | 'failed' | 'incomplete';
-}
-
-/** The newest action of the store that has not been undone (across its roots), or null. */
-export async function lastUndoable(storePath: string): Promise<JournalView | null> {
-  let best: JournalView | null = null;
-  for (const journal of await findJournals(storePath)) {
-    const lines = await readLines<JournalEntry>(journal);
-    const undone = new Set(lines.filter((l) => l.type === 'undone' || l.type === 'abandoned').map((l) => l.id));
-    for (const l of lines) {
-      if (l.type !== 'action' || undone.has(l.id)) continue;
-      const applied = lines.find((x) => x.type === 'applied' && x.id === l.id) as Extract<JournalEntry, { type: 'applied' }> | undefined;
-      const failed = lines.some((x) => x.type === 'failed' && x.id === l.id);
-      const view: JournalView = { journal, entry: l, after: applied?.after ?? null, status: applied ? 'applied' : failed ? 'failed' : 'incomplete' };
-      if (!best || l.at >= best.entry.at) best = view;
-    }
-  }
-  return best;
-}
-
-export async function readBackup(rootPath: string, backup: string): Promise<Buffer> {
-  return fsp.readFile(path.join(toolDir(rootPath), backup));
 }

@@ -1,21 +1,25 @@
 /**
- * Multipart settlement (docs/fluent-bit-store-format.md#multipart-records): for each local `multipart_upload_metadata/` record,
- * look up the server upload and its parts (ListParts) and plan: complete it (parts from the record
- * ∩ ListParts, ETags must match), or abort it, or just remove the record when the server no longer
- * has the upload. Server uploads with no local record are listed and aborted only on request.
- * After success the local record is removed through the journal (backed up, undoable).
+ * Multipart settlement (docs/fluent-bit-store-format.md#multipart-records, docs/fluent-bit-versions.md
+ * §9): list the server's in-progress uploads and their parts (ListParts: numbers, ETags, sizes),
+ * read the local `multipart_upload_metadata/` records, and let multipart-match.ts decide — complete
+ * an upload whose parts are proven by record lines and form a valid object (also a recordless one
+ * whose part lines sit in another upload's record), forget a record whose upload is gone, abort
+ * only on request. A record is removed (backed up, undoable) once every upload it holds or proves
+ * is settled. What stays unsettled is listed, so no door reports success when nothing was done.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
-import type { MultipartRecord, RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
+import type { RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
 import { durableUnlink } from './atomic';
-import { assertNotRefused } from './errors';
+import { assertInside } from './confine';
+import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
+import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
 import { headObject, httpStatus, unquote } from './s3ops';
 
-export type MultipartDecision = 'auto' | 'complete' | 'abort';
+export type { MultipartDecision } from './multipart-match';
 
 export interface MultipartInput {
   storePath: string;
@@ -27,6 +31,8 @@ export interface MultipartInput {
   abortOrphans?: boolean;
   /** Only consider server uploads under this prefix (default: the whole bucket). */
   prefix?: string;
+  /** Can this output's key format produce the key? (a server upload of such a key left open counts as unsettled) */
+  ownsKey?: (key: string) => boolean;
   readOnlySource?: boolean;
   archive?: boolean;
   skipProcessCheck?: boolean;
@@ -34,15 +40,15 @@ export interface MultipartInput {
   signal?: AbortSignal;
 }
 
-async function serverParts(client: S3Client, bucket: string, key: string, uploadId: string, signal?: AbortSignal): Promise<Map<number, string> | null> {
-  const out = new Map<number, string>();
+async function serverParts(client: S3Client, bucket: string, key: string, uploadId: string, signal?: AbortSignal): Promise<ServerPart[] | null> {
+  const out: ServerPart[] = [];
   let marker: string | undefined;
   try {
     for (;;) {
       const r = await client.send(new (awsS3().ListPartsCommand)({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }), {
         abortSignal: signal,
       });
-      for (const p of r.Parts ?? []) out.set(p.PartNumber!, unquote(p.ETag) ?? '');
+      for (const p of r.Parts ?? []) out.push({ partNumber: p.PartNumber!, etag: unquote(p.ETag) ?? '', size: p.Size ?? 0 });
       if (!r.IsTruncated) return out;
       marker = r.NextPartNumberMarker;
     }
@@ -71,32 +77,6 @@ async function serverUploads(client: S3Client, bucket: string, prefix: string | 
   }
 }
 
-function decide(
-  rec: MultipartRecord,
-  server: Map<number, string>,
-  decision: MultipartDecision,
-): { op: SettleItem['op']; parts: SettleItem['parts']; reason: string } {
-  const wanted = rec.completeParts;
-  const matched = wanted.filter((p) => server.get(p.partNumber)?.toLowerCase() === p.etag.toLowerCase());
-  const missing = wanted.filter((p) => !server.has(p.partNumber)).map((p) => p.partNumber);
-  const differ = wanted.filter((p) => server.has(p.partNumber) && server.get(p.partNumber)!.toLowerCase() !== p.etag.toLowerCase()).map((p) => p.partNumber);
-  const facts = `record lists ${wanted.length} part(s), the server has ${server.size}; ${matched.length} match by number and ETag${missing.length ? `; missing on server: ${missing.join(', ')}` : ''}${differ.length ? `; ETag differs: ${differ.join(', ')}` : ''}`;
-  if (decision === 'abort') return { op: 'abort', parts: [], reason: `abort requested (${facts})` };
-  if (decision === 'complete') {
-    return matched.length
-      ? { op: 'complete', parts: matched, reason: `complete requested with the ${matched.length} matching part(s) (${facts})` }
-      : { op: 'none', parts: [], reason: `cannot complete: no part matches (${facts})` };
-  }
-  if (matched.length && matched.length === wanted.length)
-    return { op: 'complete', parts: matched, reason: `every recorded part is on the server with the same ETag (${facts})` };
-  // Aborting deletes the uploaded parts for good: only on request (--abort), never by default.
-  return {
-    op: 'none',
-    parts: [],
-    reason: `the record and the server disagree, completing would build a wrong object (${facts}); left alone: choose abort to abort it, or complete to complete it with the matching parts`,
-  };
-}
-
 export async function planMultipart(input: MultipartInput): Promise<RepairPlan & { settle: SettleItem[] }> {
   const rootPath = path.resolve(input.rootPath);
   const plan: RepairPlan & { settle: SettleItem[] } = {
@@ -110,93 +90,92 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
     refusals: [],
     settle: [],
   };
+  const empty = () => ({ kind: 'multipart' as const, rootPath, bucket: input.bucket, settle: [], records: [], unsettled: [] });
   // Settling removes local records and journals in the root: never from an archive or a read-only source.
   const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);
   if (src.refusals.length) {
     plan.summary = 'Cannot settle multipart uploads from this source (see the refusal).';
-    plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: [] };
+    plan.details = empty();
     return plan;
   }
-  const records = input.root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks.map((c) => ({ c, rec: c.multipart })));
+  const chunks = input.root.streams.filter((s) => s.kind === 'multipart').flatMap((s) => s.chunks);
   if (!input.client) {
     plan.refusals.push({
       reason: 'Multipart settlement needs a live connection to the bucket (with credentials): ListParts decides between complete and abort.',
       forceable: false,
     });
-    plan.summary = `${records.length} local multipart record(s); not settled without a live connection to the bucket.`;
-    plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: [] };
+    plan.summary = `${chunks.length} local multipart record(s); not settled without a live connection to the bucket.`;
+    plan.details = empty();
     return plan;
   }
-  const known = new Set<string>();
-  for (const { c, rec } of records) {
-    const recordPath = path.join(rootPath, c.path);
+  const records: LocalRecord[] = [];
+  for (const c of chunks) {
+    const rec = c.multipart;
     if (!rec || !rec.uploadId || rec.problems.length) {
       plan.warnings.push(`${c.path}: malformed multipart record (${rec?.problems.join('; ') || 'unreadable'}): Fluent Bit skips it; not settled.`);
       continue;
     }
-    known.add(rec.uploadId);
-    const server = await serverParts(input.client, input.bucket, rec.s3Key, rec.uploadId, input.signal);
-    let item: SettleItem;
-    if (!server)
-      item = {
-        recordPath,
-        key: rec.s3Key,
-        uploadId: rec.uploadId,
-        op: 'forget',
-        parts: [],
-        reason: 'the server has no such upload (completed, aborted or expired): remove the local record so Fluent Bit stops retrying it',
-      };
-    else {
-      const d = decide(rec, server, input.decision ?? 'auto');
-      item = { recordPath, key: rec.s3Key, uploadId: rec.uploadId, ...d };
-      if (d.op === 'complete' && (await headObject(input.client, input.bucket, rec.s3Key, input.signal))) {
-        plan.refusals.push({
-          reason: `s3://${input.bucket}/${rec.s3Key} already exists: completing upload ${rec.uploadId} would overwrite it. Abort it instead, or force.`,
-          forceable: true,
-        });
-      }
-    }
-    plan.settle.push(item);
+    records.push({ path: path.join(rootPath, c.path), key: rec.s3Key, uploadId: rec.uploadId, lines: rec.parts });
   }
-  const orphans = (await serverUploads(input.client, input.bucket, input.prefix, input.signal)).filter((u) => !known.has(u.uploadId));
-  for (const o of orphans) {
-    if (input.abortOrphans)
-      plan.settle.push({
-        recordPath: null,
-        key: o.key,
-        uploadId: o.uploadId,
-        op: 'abort',
-        parts: [],
-        reason: 'server upload with no local record; abort requested',
+  const own = new Map<LocalRecord, ServerUpload>();
+  for (const r of records)
+    own.set(r, { key: r.key, uploadId: r.uploadId, parts: await serverParts(input.client, input.bucket, r.key, r.uploadId, input.signal) });
+  const known = new Set(records.map((r) => `${r.key}\n${r.uploadId}`));
+  const listed = (await serverUploads(input.client, input.bucket, input.prefix, input.signal)).filter((u) => !known.has(`${u.key}\n${u.uploadId}`));
+  // Recordless uploads need their parts only when some record line proves nothing of its own upload.
+  const proved = (r: LocalRecord, l: LocalRecord['lines'][number]) =>
+    !!own.get(r)?.parts?.some((p) => p.partNumber === l.partNumber && sameEtag(p.etag, l.etag));
+  const loose = records.some((r) => r.lines.some((l) => !proved(r, l)));
+  const orphans: (ServerUpload & { owned: boolean })[] = [];
+  for (const u of listed)
+    orphans.push({
+      ...u,
+      owned: input.ownsKey ? input.ownsKey(u.key) : true,
+      ...(loose ? { parts: await serverParts(input.client, input.bucket, u.key, u.uploadId, input.signal) } : {}),
+    });
+  const s = settleMultipart(records, own, orphans, input.decision ?? 'auto', !!input.abortOrphans);
+  plan.settle = s.items;
+  for (const item of s.items) {
+    if (item.op === 'complete' && (await headObject(input.client, input.bucket, item.key, input.signal)))
+      plan.refusals.push({
+        reason: `s3://${input.bucket}/${item.key} already exists: completing upload ${item.uploadId} would overwrite it. Abort it instead, or force.`,
+        forceable: true,
       });
-    else
-      plan.warnings.push(
-        `Server upload with no local record: s3://${input.bucket}/${o.key} (${o.uploadId}) is left alone; to abort it, ask for it (also abort server uploads that have no local record).`,
-      );
   }
-  for (const s of plan.settle) {
-    const target = `s3://${input.bucket}/${s.key}`;
-    if (s.op === 'complete')
+  for (const item of s.items) {
+    const target = `s3://${input.bucket}/${item.key}`;
+    if (item.op === 'complete')
       plan.steps.push({
         kind: 'complete-upload',
         target,
-        description: `complete ${s.uploadId} with parts ${s.parts.map((p) => p.partNumber).join(', ')}: ${s.reason}`,
+        description: `complete ${item.uploadId} with parts ${item.parts.map((p) => p.partNumber).join(', ')}: ${item.reason}`,
       });
-    if (s.op === 'abort') plan.steps.push({ kind: 'abort-upload', target, description: `abort ${s.uploadId}: ${s.reason}` });
-    if (s.op === 'forget') plan.why.push(`${s.key} (${s.uploadId}): ${s.reason}`);
-    if (s.op === 'none') plan.warnings.push(`${s.key} (${s.uploadId}): ${s.reason}`);
-    if (s.recordPath && s.op !== 'none')
-      plan.steps.push({ kind: 'delete-file', target: s.recordPath, description: 'remove the local record afterwards (backed up for undo)' });
+    if (item.op === 'abort') plan.steps.push({ kind: 'abort-upload', target, description: `abort ${item.uploadId}: ${item.reason}` });
+    if (item.op === 'forget') plan.why.push(`${item.key} (${item.uploadId}): ${item.reason}`);
+    if (item.op === 'none') plan.warnings.push(`${item.key} (${item.uploadId}): ${item.reason}`);
   }
-  const n = (op: string) => plan.settle.filter((s) => s.op === op).length;
-  plan.summary = `${records.length} local record(s), ${orphans.length} server upload(s) without one: complete ${n('complete')}, abort ${n('abort')}, forget ${n('forget')}.`;
-  plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: plan.settle };
-  if (plan.settle.some((s) => s.recordPath) && !src.refusals.length) {
+  for (const r of s.records)
+    plan.steps.push({
+      kind: 'delete-file',
+      target: r,
+      description: 'remove the local record once every upload it holds or proves is settled (backed up for undo)',
+    });
+  plan.why.push(...s.notes);
+  plan.warnings.push(
+    ...s.leftAlone.map((w) => w.replace(/^Server upload with no local record: /, `Server upload with no local record: s3://${input.bucket}/`)),
+  );
+  if (s.unsettled.length) plan.warnings.push(`Left unsettled: ${s.unsettled.length} upload(s) (see above): the result will not be reported as done.`);
+  const n = (op: string) => s.items.filter((i) => i.op === op).length;
+  plan.summary = `${records.length} local record(s), ${listed.length} server upload(s) without one: complete ${n('complete')}, abort ${n('abort')}, forget ${n('forget')}${s.unsettled.length ? `, ${s.unsettled.length} left unsettled` : ''}.`;
+  plan.details = { kind: 'multipart', rootPath, bucket: input.bucket, settle: s.items, records: s.records, unsettled: s.unsettled };
+  if (s.records.length) {
     const g = await checkWriteAllowed(rootPath, { skipProcessCheck: input.skipProcessCheck });
     plan.refusals.push(...g.refusals);
     plan.warnings.push(...g.warnings);
   }
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 
@@ -215,29 +194,34 @@ export async function applyMultipart(
     undoId: null,
     verified: true,
     warnings: [...plan.warnings],
+    unsettled: [...d.unsettled],
   };
   const settle = d.settle.filter((s) => s.op !== 'none');
-  const records = settle.filter((s) => s.recordPath).map((s) => s.recordPath!);
-  assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !records.length })).refusals, opts.force);
-  if (!settle.length) return result;
+  assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !d.records.length })).refusals, opts.force);
+  if (!settle.length && !d.records.length) {
+    result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';
+    return result;
+  }
   const watch = await watchStore(d.rootPath, opts.hooks);
-  const action = records.length
+  const action = d.records.length
     ? await openAction({
         rootPath: d.rootPath,
         storePath: plan.storePath,
         action: 'multipart',
         summary: plan.summary,
-        changes: records.map((p) => ({ kind: 'file' as const, path: p })),
+        changes: d.records.map((p) => ({ kind: 'file' as const, path: p })),
       })
     : null;
   result.undoId = action?.id ?? null;
+  const failed = new Set<string>();
   for (const s of settle) {
     const step = {
-      kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'delete-file',
+      kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'forget-upload',
       target: `s3://${d.bucket}/${s.key}`,
       description: s.reason,
     };
     try {
+      if (s.recordPath) await assertInside(d.rootPath, s.recordPath, 'the multipart record');
       if (s.op === 'complete') {
         await opts.client.send(
           new (awsS3().CompleteMultipartUploadCommand)({
@@ -255,22 +239,42 @@ export async function applyMultipart(
       } else if (s.op === 'abort') {
         await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
       }
-      if (s.recordPath) await durableUnlink(s.recordPath);
       result.steps.push({
         step,
         ok: true,
-        message: `${s.op === 'forget' ? 'record removed' : s.op === 'complete' ? 'completed and confirmed' : 'aborted'}${s.recordPath ? '; local record removed' : ''}`,
+        message: s.op === 'forget' ? 'the server has no such upload' : s.op === 'complete' ? 'completed and confirmed' : 'aborted',
       });
     } catch (err) {
+      if (s.recordPath) failed.add(s.recordPath);
       result.verified = false;
+      result.unsettled!.push(`${s.key} (${s.uploadId}): ${s.op} failed: ${(err as Error).message}`);
+      result.steps.push({ step, ok: false, message: (err as Error).message });
+    }
+  }
+  // a record goes only when every upload it holds or proves was settled just now
+  const removed: string[] = [];
+  for (const r of d.records) {
+    const step = { kind: 'delete-file', target: r, description: 'remove the local record' };
+    if (failed.has(r)) {
+      result.steps.push({ step, ok: false, message: 'kept: an upload it holds or proves was not settled' });
+      continue;
+    }
+    try {
+      await durableUnlink(await assertInside(d.rootPath, r, 'the multipart record'));
+      removed.push(r);
+      result.steps.push({ step, ok: true, message: 'removed (backed up for undo)' });
+    } catch (err) {
+      result.verified = false;
+      result.unsettled!.push(`${r}: the record could not be removed: ${(err as Error).message}`);
       result.steps.push({ step, ok: false, message: (err as Error).message });
     }
   }
   await action?.applied(result.verified);
-  const changed = await watch.warning(records, 'the settlement');
+  const changed = await watch.warning(removed, 'the settlement');
   if (changed) result.warnings.push(changed);
   result.applied = true;
-  const ok = result.steps.filter((x) => x.ok).length;
-  result.summary = `Settled ${ok} of ${settle.length} multipart upload(s)${result.verified ? '' : '; some failed (see steps)'}.`;
+  const ok = result.steps.filter((x) => x.ok && x.step.kind !== 'delete-file').length;
+  const left = result.unsettled!.length;
+  result.summary = `Settled ${ok} of ${settle.length} multipart upload(s).${removed.length ? ` Removed ${removed.length} record(s).` : ''}${left ? ` ${left} left unsettled.` : ''}`;
   return result;
 }

@@ -16,6 +16,7 @@ import type {
   S3Evidence,
   StoreReport,
 } from '../../../shared/model';
+import { parseKey } from '../../../shared/keyformat';
 import { selectTargets, type Target } from '../diagnose/targets';
 import { planIndexRepair } from './index-repair';
 import { planMultipart, type MultipartDecision } from './multipart';
@@ -222,6 +223,7 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
         decision: opts.decision,
         abortOrphans: opts.abortOrphans,
         prefix: opts.prefix,
+        ownsKey: t.keyFormat ? (k) => !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters }) : undefined,
         ...flags,
         signal: opts.signal,
       });

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../chunk';
 import { atomicWriteFile, mkdirExact } from './atomic';
-import { assertNotRefused } from './errors';
+import { assertNotRefused, forcedWarning } from './errors';
 import { pathExists } from './fsutil';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction, type ChangeSpec } from './journal';
@@ -168,7 +168,8 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
     plan.refusals.push(...g.refusals);
   }
-  if (input.force && plan.refusals.some((r) => r.forceable)) plan.warnings.unshift('Forced: overriding refusals. You take responsibility for the result.');
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }
 
@@ -218,12 +219,11 @@ export async function applyProtectPlan(
     // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never
     // for an archive or a read-only source (re-checked here; the plan already refuses them).
     assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
+    // Not in the store's undo journal: the copy lies outside the store, and a journal in a store may
+    // only ever name paths inside it (undo-check.ts). The shadow never goes down: nothing to undo, and
+    // a timer run must not become the "last action" that undo reverts.
     const shadow = d.shadowDir;
     const writes = d.writes;
-    for (const w of writes) changes.push({ kind: 'file', path: path.join(shadow, `seq_index_${w.id}`) });
-    changes.push({ kind: 'file', path: path.join(shadow, 'root.json') });
-    const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
-    result.undoId = action.id;
     await fsp.mkdir(shadow, { recursive: true, mode: 0o700 });
     for (const w of writes) await atomicWriteFile(path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
     await atomicWriteFile(path.join(shadow, 'root.json'), JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n', {
@@ -231,7 +231,6 @@ export async function applyProtectPlan(
     });
     const back = await seqIndexValues(shadow);
     result.verified = writes.every((w) => back.get(w.id) === w.value);
-    await action.applied(result.verified);
     result.summary = `Shadow copy of ${writes.map((w) => `seq_index_${w.id}=${w.value}`).join(', ')} in ${shadow}.`;
   }
   result.applied = true;

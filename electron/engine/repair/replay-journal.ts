@@ -3,16 +3,13 @@
  * its key → uploaded → moved, conflicts, the index written). Read back to resume a killed replay.
  */
 import * as path from 'node:path';
-import { readLines, toolDir } from './journal';
+import { readJsonLines } from './journal-read';
+import { replayLineSchema, type ReplayLine } from './journal-schema';
+import { RefusedError } from './errors';
+import { lstatOrNull, toolDir, trustedOwners, untrustedReason } from './tool-dir';
 
 export const REPLAY_JOURNAL = 'replay.jsonl';
-
-export type ReplayLine =
-  | { t: 'intent'; chunk: string; src: string; key: string; index: number | null; size: number; md5: string; at: string }
-  | { t: 'uploaded'; chunk: string; src: string; key: string; etag: string | null; at: string }
-  | { t: 'moved'; chunk: string; src: string; to: string; at: string }
-  | { t: 'conflict'; chunk: string; src: string; key: string; at: string }
-  | { t: 'index'; value: number; at: string };
+export type { ReplayLine } from './journal-schema';
 
 export interface ChunkState {
   intent?: Extract<ReplayLine, { t: 'intent' }>;
@@ -21,7 +18,13 @@ export interface ChunkState {
 }
 
 export async function loadReplayState(rootPath: string): Promise<{ states: Map<string, ChunkState>; maxIndex: number | null }> {
-  const lines = await readLines<ReplayLine>(path.join(toolDir(rootPath), REPLAY_JOURNAL));
+  // A store is hostile input: the journal must be the tool's own file and every line one it writes.
+  const file = path.join(toolDir(rootPath), REPLAY_JOURNAL);
+  const st = await lstatOrNull(file);
+  const why = st && untrustedReason(file, st, 'file', await trustedOwners(rootPath));
+  if (why) throw new RefusedError([why]);
+  const { records: lines, problems } = await readJsonLines(file, replayLineSchema);
+  if (problems.length) throw new RefusedError(problems);
   const states = new Map<string, ChunkState>();
   let maxIndex: number | null = null;
   for (const l of lines) {

@@ -1,6 +1,6 @@
 /**
- * Replay plan: one item per chunk in old data streams and `quarantine/` (the active
- * stream — the newest timestamp stream — only when asked). Each item shows the key it will get
+ * Replay plan: one item per chunk in data streams and `quarantine/` — the newest stream too unless
+ * a running Fluent Bit uses the store (active-stream.ts; then only when asked). Each item shows the key it will get
  * (the key-format engine with its tag, the first record's time or a chosen time, and a `$INDEX`
  * allocated upwards from the repaired index), the compression, size and record count. Damaged
  * chunks, empty chunks and multipart records are never replayed.
@@ -9,9 +9,11 @@ import * as path from 'node:path';
 import { renderKey, toS3Key } from '../../../shared/keyformat';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type ReplayPlanDetails, type RepairPlan, type RootReport } from '../../../shared/model';
 import { checkWriteAllowed } from './guard';
+import { forcedWarning } from './errors';
 import type { ReplayCompression } from './chunkfile';
 import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from './seqindex';
 import { loadReplayState } from './replay-journal';
+import { checkActiveStream } from './active-stream';
 
 export interface ReplayTarget {
   bucket: string;
@@ -40,12 +42,6 @@ export interface ReplayPlanInput {
   archive?: boolean;
   skipProcessCheck?: boolean;
   force?: boolean;
-}
-
-/** The active stream: the newest timestamp-named data stream (Fluent Bit's current run). */
-export function activeStreamName(root: RootReport): string | null {
-  const ts = root.streams.filter((s) => s.kind === 'data' && s.startTime).sort((a, b) => (a.startTime! < b.startTime! ? 1 : -1));
-  return ts[0]?.name ?? null;
 }
 
 function keyTime(c: ChunkInfo, forced?: Date): Date {
@@ -107,7 +103,10 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     plan.refusals.push({ reason: tooBig, forceable: false });
     first = 0; // keeps the (refused) plan printable; nothing is allocated from it
   }
-  const active = activeStreamName(input.root);
+  // The newest stream is a running Fluent Bit's current run only while a process uses the store.
+  const activeCheck = await checkActiveStream(input.root, rootPath, { archive: input.archive });
+  const active = activeCheck.active ? activeCheck.newest : null;
+  if (activeCheck.newest) plan.why.push(activeCheck.reason + (active && input.includeActive ? ' It is included, as asked.' : ''));
   let next = first;
   const delims = t.tagDelimiters ?? '.';
   const fmt = { keyFormat: t.keyFormat, tagDelimiters: delims, staticFilePath: !!t.staticFilePath };
@@ -118,7 +117,8 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     for (const c of s.chunks) {
       let skip: string | null = null;
       if (input.only && !input.only.includes(c.path)) continue;
-      if (s.kind === 'data' && s.name === active && !input.includeActive) skip = 'active stream (newest run): include the active stream to replay it';
+      if (s.kind === 'data' && s.name === active && !input.includeActive)
+        skip = 'active stream (the current run of a Fluent Bit that uses the store, or may: see why): include the active stream to replay it';
       else if (DAMAGED_CHUNK_STATUSES.includes(c.status)) skip = `damaged (${c.status}): never replayed`;
       else if (!c.contentLength) skip = 'no content (empty chunk): nothing to send';
       candidates.push({ c, skip });
@@ -130,13 +130,15 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
     const time = keyTime(c, input.time);
     times[c.path] = time.toISOString();
     const index = hasIndex && !skip ? next++ : null;
+    // a legacy-length chunk's zero padding is not sent (chunkfile.ts replayContent)
+    const padding = c.status === 'legacy-length' ? (c.nulTail ?? 0) : 0;
     const item: ReplayItem = {
       chunkPath: c.path,
       stream: c.stream,
       tag,
       key: skip ? '' : renderReplayKey(fmt, tag, index ?? 0, time),
       index,
-      bytes: c.contentLength ?? 0,
+      bytes: (c.contentLength ?? 0) - padding,
       records: c.records,
       compression: compression ?? t.compression,
       state: skip ? 'skipped' : 'planned',
@@ -147,7 +149,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
       plan.steps.push({
         kind: 'put-object',
         target: `s3://${t.bucket}/${item.key}`,
-        description: `${c.path} (${tag}, ${item.records ?? '?'} records, ${item.bytes} bytes${compression === 'gzip' ? ', gzip + Content-Encoding: gzip' : ''}) create-only (If-None-Match: *), then move it to .store-doctor/replayed/`,
+        description: `${c.path} (${tag}, ${item.records ?? '?'} records, ${item.bytes} bytes${padding ? `, without the ${padding} NUL bytes of zero padding Fluent Bit would send` : ''}${compression === 'gzip' ? ', gzip + Content-Encoding: gzip' : ''}) create-only (If-None-Match: *), then move it to .store-doctor/replayed/`,
       });
     }
   }
@@ -170,7 +172,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const skipped = plan.replayItems.length - todo.length;
   plan.summary = `Replay ${todo.length} chunk${todo.length === 1 ? '' : 's'} (${todo.reduce((a, i) => a + i.bytes, 0)} bytes) to s3://${t.bucket}${hasIndex && todo.length ? ` with $INDEX ${first}..${next - 1}` : ''}${skipped ? `; ${skipped} skipped` : ''}.`;
   plan.why.push(
-    `Chunks in old streams and quarantine/ are not sent by Fluent Bit (quarantine) or would be sent with the restart time and a possibly reset $INDEX.`,
+    `Chunks in stopped Fluent Bit runs' streams and quarantine/ are not sent by Fluent Bit (5.x quarantine) or would be sent with the restart time and a possibly reset $INDEX.`,
   );
   if (!todo.length) plan.why.push('Nothing to replay.');
   const details: ReplayPlanDetails = {
@@ -193,7 +195,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  if (input.force && plan.refusals.some((r) => r.forceable))
-    plan.warnings.unshift('Forced: replaying although the store looks in use. You take responsibility for the result.');
+  const forced = input.force ? forcedWarning(plan.refusals) : null;
+  if (forced) plan.warnings.unshift(forced);
   return plan;
 }

@@ -11,12 +11,12 @@ import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
 import { durableMove } from './atomic';
-import { objectBody, md5Hex, readChunkFile, sha256Hex } from './chunkfile';
+import { assertInside } from './confine';
+import { objectBody, md5Hex, readChunkFile, replayContent, sha256Hex } from './chunkfile';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
 import { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
-import { takeReplayLock } from './replay-lock';
 import { renderReplayKey } from './replay-plan';
 import { getObjectBytes, headObject, probeConditionalWrites, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
 import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
@@ -90,13 +90,9 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     if (p.warning) result.warnings.push(p.warning);
   } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
 
+  // One replay (one writer) per root: applyPlan holds the root's write lock for the whole run.
   await ensureToolDir(d.rootPath);
-  const releaseLock = await takeReplayLock(d.rootPath);
-  try {
-    return await run();
-  } finally {
-    await releaseLock();
-  }
+  return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
     const watch = await watchStore(d.rootPath, opts.hooks);
@@ -127,10 +123,11 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
 
     async function one(item: ReplayItem): Promise<void> {
       const file = path.join(d.rootPath, item.chunkPath);
-      const cf = await readChunkFile(file);
-      const src = sha256Hex(cf.content);
+      await assertInside(d.rootPath, file, 'the chunk');
+      const content = replayContent(await readChunkFile(file));
+      const src = sha256Hex(content);
       const st = states.get(`${item.chunkPath}\0${src}`) ?? {};
-      const { body, contentEncoding } = objectBody(cf.content, d.compression);
+      const { body, contentEncoding } = objectBody(content, d.compression);
       const md5 = md5Hex(body);
       const time = new Date(d.times[item.chunkPath] ?? now());
       let key: string | null = null;
@@ -187,6 +184,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       }
       item.key = key!;
       const dest = await uniqueDest(path.join(toolDir(d.rootPath), 'replayed', item.stream), path.basename(item.chunkPath));
+      await assertInside(d.rootPath, file, 'the chunk');
       await durableMove(file, dest);
       await appendLine(journal, { t: 'moved', chunk: item.chunkPath, src, to: path.relative(d.rootPath, dest), at: now() });
       item.state = 'done';

@@ -8,7 +8,9 @@ import type { RepairPlan, RepairResult } from '../../../shared/model';
 import { applyIndexPlan, planIndexRepair, type ApplyOptions } from './index-repair';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed } from './guard';
-import { defaultShadowDir, seqIndexValues } from './protect';
+import { defaultShadowDir } from './protect';
+import { pruneJournal } from './journal-prune';
+import { finalValues, readShadow } from '../guard/shadow';
 import { readSeqIndexState, seqIndexPaths } from './seqindex';
 
 export interface RestoreInput {
@@ -21,7 +23,11 @@ export interface RestoreInput {
   bucketSafe?: Map<number, number>;
   /** What the bucket evidence covers, per output id (for the plan text). */
   evidenceText?: Map<number, string>;
-  /** The shadow values are final (taken after Fluent Bit's exit flush, e.g. by the guard). */
+  /**
+   * The shadow values are final (taken after Fluent Bit's exit flush). Without it, a value is
+   * final only when the shadow folder itself records it so for this root (`store-doctor guard`
+   * writes `final.json`, see ../guard/shadow.ts).
+   */
   shadowFinal?: boolean;
   readOnlySource?: boolean;
   archive?: boolean;
@@ -32,7 +38,9 @@ export interface RestoreInput {
 export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan> {
   const rootPath = path.resolve(input.rootPath);
   const shadow = input.shadowDir ? path.resolve(input.shadowDir) : await defaultShadowDir(rootPath);
-  const shadowValues = await seqIndexValues(shadow);
+  const state = await readShadow(shadow);
+  const shadowValues = state.values;
+  const finals = await finalValues(state, rootPath);
   const ids = input.outputIds.length ? input.outputIds : [...shadowValues.keys()];
   const plan: RepairPlan = {
     action: 'restore-index',
@@ -45,12 +53,14 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
     refusals: [],
   };
   const subplans: RepairPlan[] = [];
+  const unresolved: number[] = [];
+  for (const p of state.problems) plan.warnings.push(`Shadow folder: ${p}`);
   // Refused up front for an archive or a read-only source, whatever there is to restore.
   const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);
   if (!ids.length) {
     plan.summary = `Nothing to restore: no $INDEX output known and no shadow copy in ${shadow}.`;
-    plan.details = { kind: 'restore', subplans };
+    plan.details = { kind: 'restore', subplans, unresolved };
     return plan;
   }
   for (const id of ids) {
@@ -59,14 +69,20 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
     const bucket = input.bucketSafe?.get(id) ?? null;
     const candidates = [sh, disk.state === 'value' ? disk.value : null, bucket].filter((v): v is number => v !== null);
     const target = candidates.length ? Math.max(...candidates) : null;
+    const final = sh !== null && (!!input.shadowFinal || finals.get(id) === sh);
     plan.why.push(
-      `seq_index_${id}: shadow ${sh ?? '—'}, disk ${disk.state === 'value' ? disk.valueText : disk.state}, bucket evidence ${bucket ?? '—'} → ${target ?? 'unknown'}.`,
+      `seq_index_${id}: shadow ${sh === null ? '—' : `${sh}${final ? ' (final)' : ' (not known to be final)'}`}, disk ${disk.state === 'value' ? disk.valueText : disk.state}, bucket evidence ${bucket ?? '—'} → ${target ?? 'unknown'}.`,
     );
     if (target === null) {
       plan.warnings.push(`seq_index_${id}: no value anywhere (no shadow, no file, no bucket evidence): left alone.`);
+      unresolved.push(id);
       continue;
     }
-    if (bucket === null && sh !== null && sh === target && !input.shadowFinal) {
+    if (sh !== null && !final && bucket !== null)
+      plan.warnings.push(
+        `seq_index_${id}: the shadow copy (${sh}) is not known to be final (Fluent Bit uses more values in its exit flush after a copy taken while it runs); the bucket evidence (${bucket}) was taken into account.`,
+      );
+    if (bucket === null && sh !== null && sh === target && !final) {
       plan.refusals.push({
         reason:
           `seq_index_${id}: the shadow copy (${sh}) is not known to be final — Fluent Bit uses more values in its exit flush after any copy taken while it runs — ` +
@@ -97,8 +113,10 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
   const changing = subplans.filter((s) => s.details?.kind === 'index' && !s.details.noChange).length;
   plan.summary = changing
     ? `Restore ${changing} index file(s) in ${path.basename(rootPath)} to the highest known value.`
-    : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
-  plan.details = { kind: 'restore', subplans };
+    : unresolved.length
+      ? `Nothing to restore from: no value known for ${unresolved.map((i) => `seq_index_${i}`).join(', ')}.`
+      : 'Nothing to restore: every index file is at or above the shadow and bucket values.';
+  plan.details = { kind: 'restore', subplans, unresolved };
   return plan;
 }
 
@@ -123,6 +141,11 @@ export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}
     result.undoId = r.undoId ?? result.undoId;
     for (const w of r.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
   }
-  if (result.applied) result.summary = `${plan.summary} Done${result.verified ? ' (verified)' : ' (NOT verified)'}.`;
+  if (result.applied) {
+    result.summary = `${plan.summary} Done${result.verified ? ' (verified)' : ' (NOT verified)'}.`;
+    // Restores run again and again (the guard, a pre-start hook): keep the store's journal bounded.
+    const pruned = await pruneJournal(plan.rootPath!).catch((err: Error) => ({ removedActions: 0, warning: `Journal not pruned: ${err.message}` }));
+    if ('warning' in pruned && pruned.warning) result.warnings.push(pruned.warning);
+  }
   return result;
 }

@@ -25,7 +25,14 @@ export function evidenceMap(s: StoreSession): Map<number, S3Evidence> {
 }
 
 export function diagnoseSession(s: StoreSession, opts: { at?: string; outputId?: number } = {}): Diagnosis {
-  return diagnose({ report: s.report, config: s.config, evidence: evidenceMap(s), at: opts.at ? new Date(opts.at) : undefined, outputId: opts.outputId });
+  return diagnose({
+    report: s.report,
+    config: s.config,
+    evidence: evidenceMap(s),
+    at: opts.at ? new Date(opts.at) : undefined,
+    outputId: opts.outputId,
+    fluentBit: s.fluentBit,
+  });
 }
 
 export function diagnosisContext(s: StoreSession, at?: string): DiagnosisContext {

@@ -95,6 +95,7 @@ function checksSection(d: Diagnosis | null): string[] {
       `- ${md(o.displayName)}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
     );
   }
+  if (d.fluentBit) out.push(`- ${md(d.fluentBit.text)}${d.fluentBit.evidence.length ? `: ${d.fluentBit.evidence.map(md).join('; ')}` : ''}`);
   return [...out, ''];
 }
 

@@ -16,6 +16,8 @@ import type { RecentStores } from './recent';
 import { toOpened, type SessionRegistry, type StoreSession } from './registry';
 import { isInside } from './confine';
 import { escapeField } from '../../../shared/escape';
+import { BinaryVersionError, versionFromBinary } from '../fluentbit/binary-version';
+import { resolveVersion } from '../fluentbit/versions';
 
 export interface SessionContext {
   registry: SessionRegistry;
@@ -29,7 +31,10 @@ export interface SessionContext {
   watch: boolean;
 }
 
-type StoreHandlers = Pick<EngineHandlers, 'app.info' | 'store.open' | 'store.openDemo' | 'store.rescan' | 'store.close' | 'store.recent' | 'store.list'>;
+type StoreHandlers = Pick<
+  EngineHandlers,
+  'app.info' | 'store.open' | 'store.openDemo' | 'store.rescan' | 'store.close' | 'store.recent' | 'store.list' | 'store.fluentBitVersion'
+>;
 
 function checkExists(p: string): void {
   let st: fs.Stats;
@@ -133,5 +138,25 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
     'store.recent': async () => ({ recent: await ctx.recent.list() }),
 
     'store.list': async () => ({ stores: ctx.registry.list().map(toOpened) }),
+
+    'store.fluentBitVersion': async (input) => {
+      const s = ctx.registry.get(input.storeId);
+      if (input.binary !== undefined) {
+        if (ctx.door !== 'cli')
+          throw new EngineError('forbidden', 'a Fluent Bit binary can only be named on the command line (--fluent-bit-bin): reading its version runs it');
+        try {
+          s.fluentBit = await versionFromBinary(input.binary, { insideStore: (p) => ctx.registry.confinement.contains(p) });
+        } catch (err) {
+          if (err instanceof BinaryVersionError) throw new EngineError(err.kind === 'invalid' ? 'invalid-input' : 'failed', err.message, input.binary);
+          throw err;
+        }
+      } else if (input.version === null || input.version === undefined) s.fluentBit = null;
+      else {
+        const version = input.version.replace(/^v/, '');
+        s.fluentBit = { source: 'given', version, evidence: [`given: Fluent Bit ${version}`] };
+      }
+      s.diagnosis = null;
+      return resolveVersion(s.fluentBit, s.report).info;
+    },
   };
 }

@@ -1,10 +1,12 @@
 /**
  * `history.list`: the actions applied to an opened store, read from its undo journals with the
- * journal's own reader (repair/journal.ts: `findJournals`, `readLines`, `lastUndoable`) — what,
- * when, by whom, the result, and whether (and when) it was undone. Read-only.
+ * journal's own hardened reader (repair/journal-read.ts: trust checks of `.store-doctor/`, every
+ * line checked by the journal schema, bounded size) — what, when, by whom, the result, and whether
+ * (and when) it was undone. A journal that fails a check is not read; the note says why. Read-only.
  */
 import type { HistoryEntry, HistoryList } from '../../../shared/model';
-import { findJournals, lastUndoable, readLines, type ActionEntry, type JournalEntry } from '../repair/journal';
+import { findJournals, journalTrustProblems, readJsonLines, readUndoState } from '../repair/journal-read';
+import { journalEntrySchema, type ActionEntry, type JournalEntry } from '../repair/journal-schema';
 import type { StoreSession } from './registry';
 
 type Outcome = Exclude<JournalEntry, ActionEntry>;
@@ -30,20 +32,29 @@ function uidOf(entry: ActionEntry): number | null {
 export async function readHistory(s: StoreSession): Promise<HistoryList> {
   if (s.report.source.kind === 'archive')
     return { entries: [], journals: [], note: 'An archive is read-only: nothing was ever applied to it here (its journal, if it has one, is not read).' };
-  const journals = await findJournals(s.path);
-  const next = await lastUndoable(s.path);
+  const found = await findJournals(s.path);
+  const next = (await readUndoState(s.path)).view;
   const entries: HistoryEntry[] = [];
-  for (const journal of journals) {
-    const lines = await readLines<JournalEntry>(journal);
+  const journals: string[] = [];
+  const problems: string[] = [];
+  for (const { root, journal } of found) {
+    const trust = await journalTrustProblems(root);
+    const read = trust.length ? { records: [] as JournalEntry[], problems: trust } : await readJsonLines(journal, journalEntrySchema);
+    if (read.problems.length) {
+      problems.push(...read.problems);
+      continue;
+    }
+    journals.push(journal);
+    const lines = read.records;
     const outcomes = new Map<string, Outcome[]>();
     for (const l of lines) {
-      if (!l || typeof l !== 'object' || l.type === 'action' || typeof l.id !== 'string') continue;
+      if (l.type === 'action') continue;
       let list = outcomes.get(l.id);
       if (!list) outcomes.set(l.id, (list = []));
       list.push(l);
     }
     for (const e of lines) {
-      if (!e || typeof e !== 'object' || e.type !== 'action' || typeof e.id !== 'string') continue;
+      if (e.type !== 'action') continue;
       const out = outcomes.get(e.id) ?? [];
       const result = resultOf(out);
       const undone = out.filter((l) => l.type === 'undone').at(-1);
@@ -70,5 +81,9 @@ export async function readHistory(s: StoreSession): Promise<HistoryList> {
     }
   }
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  return { entries, journals, note: null };
+  return {
+    entries,
+    journals,
+    note: problems.length ? `Not read (the undo journal fails a check, so its actions are not listed): ${problems.join('; ')}` : null,
+  };
 }

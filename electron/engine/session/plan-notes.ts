@@ -65,7 +65,8 @@ export async function processCheckOf(plan: RepairPlan): Promise<ProcessCheck | u
   if (!use.supported) text = 'Not checked: this system has no /proc to look for processes using the root. Make sure Fluent Bit is stopped.';
   else if (processes.length)
     text = `${processes.length === 1 ? 'A process uses' : `${processes.length} processes use`} this root: ${processes.map((p) => `${p.pid} (${p.command})`).join(', ')}.`;
-  else text = `No process has a file open, mapped, or its working directory under this root (checked in /proc by path).`;
+  else
+    text = `No process uses this root: none of the ${use.inspected} processes in /proc has a file or folder of it open or mapped, or its working directory there (checked by device and inode).`;
   if (use.supported && use.uninspectable)
     text += ` ${use.uninspectable} process${use.uninspectable === 1 ? '' : 'es'} could not be inspected (permission denied): run as root to be sure.`;
   return { checked: use.supported, processes, uninspectable: use.uninspectable, text };

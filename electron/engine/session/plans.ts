@@ -71,7 +71,7 @@ export function changedPaths(plan: RepairPlan): string[] {
       return [...out, ...local];
     }
     case 'multipart':
-      return [...d.settle.map((s) => s.recordPath).filter((p): p is string => !!p), ...local];
+      return [...new Set([...d.records, ...d.settle.map((s) => s.recordPath).filter((p): p is string => !!p), ...local])];
     case 'restore':
       return d.subplans.flatMap(changedPaths);
     case 'protect-shadow':

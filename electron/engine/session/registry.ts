@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OpenedStore } from '../../../shared/contract';
-import type { Diagnosis, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import type { Diagnosis, FluentBitConfig, FluentBitVersionGiven, S3Evidence, StoreReport } from '../../../shared/model';
 import type { OfflineDocument } from '../s3';
 import { Confinement, realPathOf } from './confine';
 import { EngineError } from './errors';
@@ -19,6 +19,8 @@ export interface StoreSession {
   openedAt: number;
   report: StoreReport;
   config: FluentBitConfig | null;
+  /** The Fluent Bit version set with `store.fluentBitVersion` (given, or read from a binary); null: infer from the store. */
+  fluentBit: FluentBitVersionGiven | null;
   /** Evidence not tied to one output (offline import without outputId). */
   evidence: S3Evidence | null;
   evidenceByOutput: Map<number, S3Evidence>;
@@ -60,6 +62,7 @@ export class SessionRegistry {
       openedAt: Date.now(),
       report: init.report,
       config: null,
+      fluentBit: null,
       evidence: null,
       evidenceByOutput: new Map(),
       diagnosis: null,

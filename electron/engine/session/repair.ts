@@ -9,7 +9,7 @@ import type { Door, RepairPlanRequest } from '../../../shared/contract';
 import type { Progress, RepairAction, RepairResult, SeqIndexInfo, StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { selectTargets } from '../diagnose';
-import { ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, type ActionOptions } from '../repair';
+import { ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, rootIdentity, type ActionOptions } from '../repair';
 import { clientForOutput } from '../s3';
 import { refreshRoot } from '../store/refresh';
 import { diagnosisContext, evidenceMap } from './context';
@@ -86,13 +86,23 @@ async function makePlan(s: StoreSession, door: Door, req: RepairPlanRequest, opt
     plan.bookkeeping = bookkeepingSteps(plan);
     const processCheck = await processCheckOf(plan);
     if (processCheck) plan.processCheck = processCheck;
-    plan.basis = await basisOf(s.report, plan.rootPath, s.config, outputId !== null ? (evidenceMap(s).get(outputId) ?? null) : null, changedPaths(plan));
+    plan.basis = await planBasis(s, plan, outputId, changedPaths(plan));
     return { plan, outputId };
   } catch (err) {
     throw asEngineError(err);
   } finally {
     client?.destroy();
   }
+}
+
+/**
+ * The basis of a plan (session/fingerprint.ts) plus what its root resolves to: a bucket root may be
+ * a symlink, and one swapped to another folder after planning makes the plan stale.
+ */
+async function planBasis(s: StoreSession, plan: { rootPath: string | null }, outputId: number | null, paths: string[]) {
+  const basis = await basisOf(s.report, plan.rootPath, s.config, outputId !== null ? (evidenceMap(s).get(outputId) ?? null) : null, paths);
+  if (plan.rootPath) basis.files.push({ path: `${plan.rootPath} (root folder)`, state: await rootIdentity(plan.rootPath) });
+  return basis;
 }
 
 function undoPhrase(s: StoreSession, rootPath: string | null): string | undefined {
@@ -174,16 +184,14 @@ export async function applyRecord(
     );
   }
   if (plan.confirm !== undefined && confirm !== plan.confirm) throw new EngineError('refused', `type ${plan.confirm} to confirm this ${plan.action}`);
-  const now = await basisOf(
-    s.report,
-    plan.rootPath,
-    s.config,
-    rec.outputId !== null ? (evidenceMap(s).get(rec.outputId) ?? null) : null,
-    plan.basis?.files.map((f) => f.path) ?? [],
-  );
-  const changes = plan.basis ? basisChanges(plan.basis, now) : [];
   plans.delete(planId); // one apply per plan, whatever happens next
-  if (changes.length) throw new EngineError('refused', `The plan is stale: ${changes.join('; ')}. Plan again.`);
+  // Checked with the root's write lock held (applyPlan takes it): no other writer can change the
+  // basis between this check and the write.
+  const stillHolds = async () => {
+    const now = await planBasis(s, plan, rec.outputId, plan.basis?.files.filter((f) => !f.path.endsWith(' (root folder)')).map((f) => f.path) ?? []);
+    const changes = plan.basis ? basisChanges(plan.basis, now) : [];
+    if (changes.length) throw new EngineError('refused', `The plan is stale: ${changes.join('; ')}. Plan again.`);
+  };
   const target = rec.outputId !== null ? (selectTargets(s.report, s.config).find((t) => t.id === rec.outputId) ?? null) : null;
   const conn = rec.request.connection;
   if (S3_WRITERS.has(plan.action) && !conn) throw new EngineError('refused', `${plan.action} writes to the bucket: plan it with the S3 connection`);
@@ -192,6 +200,8 @@ export async function applyRecord(
   actx.ownWrites(paths, true);
   try {
     const result = await applyPlan(plan, {
+      underLock: stillHolds,
+      expectRoot: plan.basis?.files.find((f) => f.path === `${plan.rootPath} (root folder)`)?.state,
       force: plan.forced,
       client,
       concurrency: rec.request.concurrency,

@@ -60,6 +60,7 @@ export function chunkInfoOf(name: string, stream: string, kind: StreamKind, f: F
     fluentBitAction: '',
   };
   if (kind === 'multipart' && meta && a?.content && !REJECTED.has(info.status)) info.multipart = parseMultipartRecord(meta, a.content);
+  if (a?.nulTail !== null && a?.nulTail !== undefined) info.nulTail = smallInt(a.nulTail);
   return info;
 }
 

@@ -7,7 +7,7 @@ import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, S
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { ARCHIVE_CUT, chunkInfoOf, REJECTED, StringPool } from './chunk-info';
 import { seqFailureOf, seqIndexInfo } from './seq-index';
-import { STREAM_TIME_RE, type TreeNode } from './tree';
+import { OWN_DIR, STREAM_TIME_RE, type TreeNode } from './tree';
 
 export function streamKind(name: string): StreamKind {
   if (name === 'multipart_upload_metadata') return 'multipart';
@@ -31,8 +31,7 @@ function entryType(n: TreeNode): IgnoredEntry['type'] {
 }
 
 export function ignoredReason(n: TreeNode, level: 'root' | 'stream'): string {
-  if (n.name.startsWith('.'))
-    return `name starts with "." — chunkio skips dot entries${n.name === '.store-doctor' ? " (Store Doctor's own backup folder)" : ''}`;
+  if (n.name.startsWith('.')) return `name starts with "." — chunkio skips dot entries${n.name === OWN_DIR ? " (Store Doctor's own backup folder)" : ''}`;
   if (n.type === 'symlink')
     return `symbolic link${n.linkTarget ? ` to ${n.linkTarget}` : ''} — chunkio registers only real ${level === 'root' ? 'directories as streams' : 'regular files as chunks'}`;
   if (n.type === 'other') return 'not a regular file or directory (socket, FIFO, device) — ignored by chunkio';

@@ -147,7 +147,14 @@ export async function scanDirectory(
   const top = await walkDir(abs, 4, problems, conc);
   if (top.listError) throw new StoreError(top.listError, abs);
   const layout = detectLayout(top, false);
-  if (!layout) throw new StoreError(`${abs}: not a Fluent Bit store — no stream folders and no bucket roots inside`, abs);
+  if (!layout) {
+    // Read, and said: no store here (diagnose reports NO_STORE); nothing of it is taken for a root.
+    problems.push({ severity: 'error', path: abs, message: `${abs}: not a Fluent Bit store — no stream folders and no bucket roots inside` });
+    return {
+      roots: [],
+      source: { kind: 'store_dir', path: given, readOnly: true, description: 'no Fluent Bit store found (no stream folders and no bucket roots)' },
+    };
+  }
   const inside = layout.prefix.join('/');
   const base = layout.prefix.length ? path.join(abs, ...layout.prefix) : abs;
   if (inside) problems.push({ severity: 'info', path: abs, message: `store found at ${base} (the folder given holds more than the store)` });

@@ -14,7 +14,7 @@ import { describeFsError } from './errors';
 import { analyzeFileSync, isoFromMs } from './io';
 import { safeReadFile } from './safe-read';
 import { seqFailureOf, seqIndexInfo } from './seq-index';
-import { newDir } from './tree';
+import { newDir, OWN_DIR } from './tree';
 
 export interface RefreshOptions {
   /** seq_index files the write already read back (absolute path → what the scanner reads). */
@@ -106,11 +106,9 @@ async function refreshSeqIndex(
 
 /** The root's own non-stream entries (a write may have created `.store-doctor/`). */
 async function rootIgnored(old: RootReport): Promise<RootReport['ignored']> {
-  if (old.ignored.some((e) => e.path === '.store-doctor') || !(await exists(path.join(old.path, '.store-doctor')))) return old.ignored;
-  const entry = ignoredReason(newDir('.store-doctor'), 'root');
-  return [...old.ignored, { path: '.store-doctor', type: 'directory' as const, reason: entry }].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-  );
+  if (old.ignored.some((e) => e.path === OWN_DIR) || !(await exists(path.join(old.path, OWN_DIR)))) return old.ignored;
+  const entry = ignoredReason(newDir(OWN_DIR), 'root');
+  return [...old.ignored, { path: OWN_DIR, type: 'directory' as const, reason: entry }].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**

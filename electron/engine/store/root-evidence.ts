@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isStreamLikeName } from './tree';
+import { isStreamLikeName, OWN_DIR } from './tree';
 
 export interface RootEvidence {
   /** What points at it being the bucket's root, one sentence each. */
@@ -33,7 +33,7 @@ export async function rootEvidence(dir: string, bucket: string | null): Promise<
   const streamLike = entries.filter((e) => e.isDirectory() && isStreamLikeName(e.name)).map((e) => `${e.name}/`);
   if (streamLike.length)
     signs.push(`it holds folders Fluent Bit creates in a root (${streamLike.slice(0, 4).join(', ')}${streamLike.length > 4 ? ', …' : ''})`);
-  if (entries.some((e) => e.isDirectory() && e.name === '.store-doctor')) signs.push('Store Doctor worked on it as a root before (.store-doctor/)');
+  if (entries.some((e) => e.isDirectory() && e.name === OWN_DIR)) signs.push('Store Doctor worked on it as a root before (.store-doctor/)');
   if (!entries.some((e) => !e.name.startsWith('.'))) against.push('it is empty');
   return { signs, against };
 }

@@ -29,7 +29,7 @@ export interface WireBatch {
   errors: [number, string | undefined, string][];
 }
 
-const NUM = 7; // fileSize, contentLengthField, metaLength, contentLength, records, slackZero, bytesRead
+const NUM = 8; // fileSize, contentLengthField, metaLength, contentLength, records, slackZero, bytesRead, nulTail
 const STR = 9; // mtime, status, message, crcField, crcComputed, tag, metaHex, firstRecordTime, lastRecordTime
 
 /** Collects a batch in a worker. */
@@ -67,6 +67,7 @@ export class WireWriter {
     num[o + 4] = c.records ?? NaN;
     num[o + 5] = c.slackZero === true ? 1 : c.slackZero === false ? 0 : NaN;
     num[o + 6] = bytesRead;
+    num[o + 7] = c.nulTail ?? NaN;
     const p = i * STR;
     const str = this.str;
     str[p] = this.s(c.mtime);
@@ -154,6 +155,8 @@ export class WireReader {
     };
     const mp = this.multipart.get(i);
     if (mp) info.multipart = mp;
+    const nul = n[o + 7];
+    if (!Number.isNaN(nul)) info.nulTail = int(nul);
     return info;
   }
 }

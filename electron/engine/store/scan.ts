@@ -50,7 +50,19 @@ async function scanArchive(
     });
   }
   const layout = detectLayout(read.top, true);
-  if (!layout) throw new StoreError(`${abs}: the archive holds no Fluent Bit store (no stream folders and no bucket roots)`, abs);
+  if (!layout) {
+    problems.push({ severity: 'error', path: abs, message: `${abs}: not a Fluent Bit store — the archive holds no stream folders and no bucket roots` });
+    return {
+      roots: [],
+      source: {
+        kind: 'archive',
+        path: given,
+        archive: { gzip, entries: read.entries, layout: 'store_dir' },
+        readOnly: true,
+        description: `a ${gzip ? '.tar.gz' : '.tar'} archive with no Fluent Bit store in it (no stream folders and no bucket roots)`,
+      },
+    };
+  }
   const inside = layout.prefix.join('/');
   const base = `${abs}!/${inside}`;
   if (layout.kind === 'root' && layout.prefix.length === 0) layout.node.name = path.basename(abs).replace(/\.(tar\.gz|tgz|tar)$/i, '');

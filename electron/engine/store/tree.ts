@@ -59,20 +59,35 @@ function dirs(n: TreeNode): TreeNode[] {
   return n.children ? [...n.children.values()].filter((c) => c.type === 'directory' && !c.name.startsWith('.')) : [];
 }
 
-function hasFiles(n: TreeNode): boolean {
-  if (n.files?.length) return true;
-  return !!n.children && [...n.children.values()].some((c) => c.type === 'file' && !c.name.startsWith('.'));
+/**
+ * How Fluent Bit names chunk files: out_s3's `<A>-<B>` (two decimal numbers), the engine's
+ * `storage.path` chunks `<pid>-<sec>.<nsec>.flb`, and the marker Store Doctor writes.
+ */
+export function isChunkLikeName(name: string): boolean {
+  return /^\d+-\d+(\.\d+\.flb)?$/.test(name) || name === 'store-doctor-marker';
 }
+
+/** Holds a file named the way Fluent Bit names chunks. */
+function hasChunkFiles(n: TreeNode): boolean {
+  if (n.files?.some(isChunkLikeName)) return true;
+  return !!n.children && [...n.children.values()].some((c) => c.type === 'file' && isChunkLikeName(c.name));
+}
+
+/** Store Doctor's own folder in a root (journal, backups): what repair left in a bucket's root. */
+export const OWN_DIR = '.store-doctor';
 
 /**
  * A folder looks like a root when it holds stream-like folders (timestamp names,
- * `multipart_upload_metadata`, `quarantine`, `sequence`), or when its folders hold files and no
- * folders (streams with custom names).
+ * `multipart_upload_metadata`, `quarantine`, `sequence`), Store Doctor's own `.store-doctor/`
+ * folder (a root repaired and undone after a graceful stop holds nothing else), or when its
+ * folders hold no folders and files named the way Fluent Bit names chunks (streams with custom
+ * names). Any folder of text files is not a root.
  */
 export function isRootLike(n: TreeNode): boolean {
+  if (n.children?.get(OWN_DIR)?.type === 'directory') return true;
   const ds = dirs(n);
   if (ds.some((d) => isStreamLikeName(d.name))) return true;
-  return ds.length > 0 && ds.every((d) => dirs(d).length === 0) && ds.some(hasFiles);
+  return ds.length > 0 && ds.every((d) => dirs(d).length === 0) && ds.some(hasChunkFiles);
 }
 
 /** A folder looks like a store_dir when one of its folders looks like a root or is empty. */
@@ -136,7 +151,6 @@ export function detectLayout(top: TreeNode, descend: boolean): Layout | null {
   if (isRootLike(node)) return { kind: 'root', prefix, node };
   if (isStoreDirLike(node)) return { kind: 'store_dir', prefix, node };
   if (node.children && node.children.size === 0) return { kind: 'root', prefix, node };
-  if (dirs(node).length > 0) return { kind: 'store_dir', prefix, node };
   return null;
 }
 

@@ -199,6 +199,11 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
               ⚠ {w}
             </p>
           ))}
+          {result.unsettled?.map((u, i) => (
+            <p key={`u${i}`} className="error">
+              Not settled: {u}
+            </p>
+          ))}
           <div className="row-form">
             {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
             {result.undoId && result.action !== 'undo' && (

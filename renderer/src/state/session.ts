@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { EventPayloads, OpenedStore, RequestResult } from '../../../shared/contract';
 import type { FluentBitConfig, StorageSummary } from '../../../shared/model';
 
-export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'history' | 'export';
+export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'history' | 'export' | 'fleet';
 
 export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'open', label: 'Open', needsStore: false },
@@ -16,10 +16,11 @@ export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'multipart', label: 'Multipart', needsStore: true },
   { name: 'history', label: 'History', needsStore: true },
   { name: 'export', label: 'Export', needsStore: true },
+  { name: 'fleet', label: 'Fleet', needsStore: false },
 ];
 
-/** The key of a view's Alt shortcut: 1…9, then 0. */
-export const viewKey = (i: number): string => String((i + 1) % 10);
+/** The key of a view's Alt shortcut: 1…9, then 0; views after the tenth have none. */
+export const viewKey = (i: number): string | null => (i < 10 ? String((i + 1) % 10) : null);
 
 export interface SessionState {
   view: ViewName;

@@ -93,7 +93,7 @@ export function IndexView() {
           <dl className="stats">
             <div>
               <dt>Persisted next index</dt>
-              <dd>{out.persistedNextIndex == null ? 'missing' : formatCount(out.persistedNextIndex)}</dd>
+              <dd>{out.persistedNextIndexText ?? (out.persistedNextIndex == null ? 'missing' : formatCount(out.persistedNextIndex))}</dd>
             </div>
             <div>
               <dt>Highest index in bucket</dt>

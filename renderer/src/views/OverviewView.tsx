@@ -13,6 +13,7 @@ import { StoragePicture } from '../components/StoragePicture';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount, safeIndexText } from '../format';
 import { ChecksPanel, checksIncomplete } from '../components/ChecksPanel';
+import { FluentBitVersion } from '../components/FluentBitVersion';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
 
@@ -94,6 +95,7 @@ export function OverviewView() {
         <h3>Findings</h3>
         <ErrorText error={error} />
         {busy === 'diagnose' && !diagnosis && <p className="muted">Diagnosing…</p>}
+        {diagnosis?.fluentBit && <FluentBitVersion info={diagnosis.fluentBit} />}
         {diagnosis && findings.length === 0 && (
           <p data-testid="no-findings">
             {checksIncomplete(diagnosis.checks)

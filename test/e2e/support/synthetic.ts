@@ -101,6 +101,7 @@ export function syntheticReport(count: number, streams = 8, bucket = 'logs-bucke
 export function syntheticDiagnosis(bucket = 'logs-bucket'): Diagnosis {
   return {
     at: '2026-11-29T12:00:00.000Z',
+    fluentBit: { source: 'inferred', version: null, assumes: ['5.0.9', '5.1.1'], text: 'Fluent Bit 5.x, inferred from the store', evidence: [] },
     storeFindings: [],
     outputs: [
       {

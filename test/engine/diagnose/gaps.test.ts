@@ -108,4 +108,16 @@ describe('a seq_index file above 2^53', () => {
     const empty = diagnose({ report: report(root('b', { seqIndex: [seq(0, null, 'empty')] })), config, evidence: { 0: evidence(segments(3)) }, at });
     expect(find(empty, 'INDEX_FILE_UNREADABLE')!.severity).toBe('critical');
   });
+
+  it('its exact value is reported and bounds the next index (not dropped to null and 0)', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /a/$INDEX');
+    const huge = { ...seq(0, null), raw: '9007199254740995', fileSize: 16, valueText: '9007199254740995', status: 'ok' as const, message: '' };
+    const d = diagnose({ report: report(root('b', { seqIndex: [huge] })), config, evidence: { 0: evidence(segments(3)) }, at });
+    const o = d.outputs[0];
+    expect(o.persistedNextIndex).toBeNull();
+    expect(o.persistedNextIndexText).toBe('9007199254740995');
+    expect(o.lowerBoundNextIndexText).toBe('9007199254740995');
+    expect(BigInt(o.lowerBoundNextIndex) >= 9007199254740995n).toBe(true);
+    expect(o.safeNextIndex).toBeNull();
+  });
 });

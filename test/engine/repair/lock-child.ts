@@ -1,12 +1,12 @@
 /**
- * Child process for the replay-lock race test: waits until every racer has seen the (stale) lock,
+ * Child process for the write-lock race test: waits until every racer has seen the (stale) lock,
  * then — staggered by its rank — tries to take it over. Prints `WON` or `REFUSED <message>` and,
  * when it won, holds the lock until its stdin closes.
  * Usage: node lock-child.js <root> <barrierDir> <racers> <rank>
  */
 import { existsSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
-import { takeReplayLock } from '../../../electron/engine/repair/replay-lock';
+import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
 import { RefusedError } from '../../../electron/engine/repair/errors';
 
 const [root, barrier, racers, rank] = [process.argv[2], process.argv[3], Number(process.argv[4]), Number(process.argv[5])];
@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function main(): Promise<void> {
   while (!existsSync(path.join(barrier, 'go'))) await sleep(5);
   try {
-    const release = await takeReplayLock(root, {
+    const release = await takeWriteLock(root, {
       staleSeen: async () => {
         writeFileSync(path.join(barrier, `seen-${rank}`), '');
         while (readdirSync(barrier).filter((n) => n.startsWith('seen-')).length < racers) await sleep(5);

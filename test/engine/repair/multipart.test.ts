@@ -11,6 +11,7 @@ import { getObjectBytes } from '../../../electron/engine/repair/s3ops';
 import { newBucket, testClient } from './s3env';
 import { tempDir } from './helpers';
 import { s3Enabled } from '../../support/s3';
+import { twoTagCrash } from './two-tag';
 
 const PART1 = Buffer.alloc(5 * 1024 * 1024, 'a');
 const PART2 = Buffer.from('tail of the upload\n');
@@ -117,6 +118,112 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
     } finally {
       t.cleanup();
     }
+  }, 60_000);
+});
+
+describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag crash and its edge cases', () => {
+  let client: S3Client;
+  beforeAll(() => {
+    client = testClient();
+  });
+
+  it('completes both uploads — also the one with no record, proven by the lines of the other — then removes the record; undo restores it', async () => {
+    const t = tempDir('sd-mpu2tag-');
+    onTestFinished(() => t.cleanup());
+    const bucket = await newBucket(client, 'sd-mpu2tag');
+    const root = path.join(t.dir, bucket);
+    const x = await twoTagCrash(client, bucket, root);
+    const report = await scanStore(root);
+    // Fluent Bit reads the last line for part 1: the other upload's ETag (InvalidPart at its next start)
+    expect(report.roots[0].streams[0].chunks[0].multipart?.completeParts).toEqual([{ partNumber: 1, etag: x.etags[1] }]);
+    const plan = await planMultipart({ storePath: root, rootPath: root, root: report.roots[0], bucket, client, decision: 'complete', skipProcessCheck: true });
+    expect(plan.settle.map((s) => `${s.key} ${s.op} ${s.recordRole}`)).toEqual([`${x.a.key} complete own`, `${x.h.key} complete lines`]);
+    expect(plan.steps.map((s) => s.kind)).toEqual(['complete-upload', 'complete-upload', 'delete-file']);
+    expect(plan.details).toMatchObject({ kind: 'multipart', records: [x.rec], unsettled: [] });
+    const r = await applyMultipart(plan, { client, skipProcessCheck: true });
+    expect(r.verified).toBe(true);
+    expect(r.unsettled).toEqual([]);
+    expect(r.summary).toBe('Settled 2 of 2 multipart upload(s). Removed 1 record(s).');
+    expect((await getObjectBytes(client, bucket, x.a.key)).equals(x.a.body)).toBe(true);
+    expect((await getObjectBytes(client, bucket, x.h.key)).equals(x.h.body)).toBe(true);
+    expect(await uploads(client, bucket)).toEqual([]);
+    expect(existsSync(x.rec)).toBe(false);
+    await undoLast(root, { skipProcessCheck: true });
+    expect(existsSync(x.rec)).toBe(true);
+    // both uploads are gone now: the restored record is forgotten
+    const again = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
+    expect(again.settle.map((s) => s.op)).toEqual(['forget']);
+    expect(again.why.join('\n')).toContain(`line part_number=1 etag=${x.etags[1]} matches no part of any open upload`);
+  }, 60_000);
+
+  it('the default (no decision) settles the two-tag crash the same way', async () => {
+    const t = tempDir('sd-mpu2tag-');
+    onTestFinished(() => t.cleanup());
+    const bucket = await newBucket(client, 'sd-mpu2tag');
+    const root = path.join(t.dir, bucket);
+    const x = await twoTagCrash(client, bucket, root);
+    const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
+    expect(plan.settle.map((s) => s.op)).toEqual(['complete', 'complete']);
+    expect(plan.settle[1].parts).toEqual([{ partNumber: 1, etag: x.etags[1] }]);
+  }, 60_000);
+
+  it('a part below 5 MiB that is not the last (and a gap): nothing completed, the record kept, the upload reported unsettled; abort on request', async () => {
+    const t = tempDir('sd-mpubad-');
+    onTestFinished(() => t.cleanup());
+    const bucket = await newBucket(client, 'sd-mpubad');
+    const root = path.join(t.dir, bucket);
+    const small = Buffer.from('small part\n');
+    const key = 'k/small';
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const etags: string[] = [];
+    for (const n of [1, 2, 4])
+      etags.push(
+        (
+          await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: n, Body: small, ContentLength: small.length }))
+        ).ETag!.replace(/"/g, ''),
+      );
+    const dir = path.join(root, 'multipart_upload_metadata');
+    mkdirSync(dir, { recursive: true });
+    const rec = path.join(dir, '1-1');
+    writeFileSync(rec, encodeChunk({ meta: `/${key}\n${UploadId}`, content: [1, 2, 4].map((n, i) => `part_number=${n}\tetag=${etags[i]}\n`).join('') }));
+    const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
+    expect(plan.settle.map((s) => s.op)).toEqual(['none']);
+    expect(plan.settle[0].reason).toMatch(/part 1 is 0\.00 MiB, below the 5 MiB minimum, and not the last part/);
+    expect(plan.steps).toEqual([]);
+    const r = await applyMultipart(plan, { client, skipProcessCheck: true });
+    expect(r.summary).toBe('Nothing settled: 1 upload(s) left as they are.');
+    expect(r.unsettled).toEqual([
+      `${key} (${UploadId}): part 1 is 0.00 MiB, below the 5 MiB minimum, and not the last part: S3 refuses such an object (EntityTooSmall)`,
+    ]);
+    expect(existsSync(rec)).toBe(true);
+    expect((await uploads(client, bucket)).map((u) => u.UploadId)).toEqual([UploadId]);
+    // asked to complete: still not (RGW refuses a completion naming fewer parts than were uploaded: InvalidPart)
+    const forced = await planMultipart({
+      storePath: root,
+      rootPath: root,
+      root: (await scanStore(root)).roots[0],
+      bucket,
+      client,
+      decision: 'complete',
+      skipProcessCheck: true,
+    });
+    expect(forced.settle[0]).toMatchObject({ op: 'none' });
+    expect(forced.settle[0].reason).toMatch(/^cannot complete: part 1 is 0\.00 MiB/);
+    // asked to abort: the parts are gone, the record with them
+    const abort = await planMultipart({
+      storePath: root,
+      rootPath: root,
+      root: (await scanStore(root)).roots[0],
+      bucket,
+      client,
+      decision: 'abort',
+      skipProcessCheck: true,
+    });
+    const done = await applyMultipart(abort, { client, skipProcessCheck: true });
+    expect(done.verified).toBe(true);
+    expect(done.unsettled).toEqual([]);
+    expect(await uploads(client, bucket)).toEqual([]);
+    expect(existsSync(rec)).toBe(false);
   }, 60_000);
 });
 

@@ -100,7 +100,7 @@ describe('shadow copy + restore-index (pre-start hook)', () => {
     // a final shadow value (taken after the exit flush, as the guard keeps it) is restored
     const r = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir, shadowFinal: true, skipProcessCheck: true });
     expect(r.refusals).toEqual([]);
-    expect(r.why.join('\n')).toMatch(/shadow 6, disk missing/);
+    expect(r.why.join('\n')).toMatch(/shadow 6 \(final\), disk missing/);
     await applyRestorePlan(r, { skipProcessCheck: true });
     expect(readFileSync(seqFile(fx.root), 'latin1')).toBe('6');
 

@@ -8,7 +8,9 @@ import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { applyReplay } from '../../../electron/engine/repair/replay-run';
 import { readChunkFile } from '../../../electron/engine/repair/chunkfile';
 import { getObjectBytes, headObject } from '../../../electron/engine/repair/s3ops';
-import { extractFixture, type Extracted } from './helpers';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { findProcessesUsing, guardTestHooks } from '../../../electron/engine/repair/guard';
+import { extractFixture, FIXTURES, type Extracted } from './helpers';
 import { allVersions, newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -40,21 +42,84 @@ async function contents(fxx: Extracted, paths: string[]): Promise<Map<string, Bu
   return m;
 }
 
+/** A process holding `file` open, once /proc shows it (tail may start slowly on a busy machine). */
+async function holdOpen(file: string, root: string): Promise<ChildProcess> {
+  const child = spawn('tail', ['-f', file], { stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    if ((await findProcessesUsing(root)).processes.some((p) => p.pid === child.pid)) return child;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error('tail never showed up in /proc');
+}
+
 describe('replay plan (buffered-backlog-no-ordering)', () => {
-  it('skips the active stream unless asked, allocates $INDEX in time order, never lists damaged chunks', async () => {
+  it('the newest stream of a stopped Fluent Bit is replayed like the others; $INDEX in time order; never a damaged chunk', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const plan = await planFor(fx, 'b', 'none', false);
     const planned = plan.replayItems.filter((i) => i.state === 'planned');
-    expect(planned).toHaveLength(9);
-    expect(planned.every((i) => i.stream === 'quarantine')).toBe(true);
-    expect(plan.replayItems.filter((i) => i.state === 'skipped').map((i) => i.message)).toEqual(Array(3).fill(expect.stringMatching(/active stream/)));
-    expect(planned.map((i) => i.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(planned.reduce((a, i) => a + (i.records ?? 0), 0)).toBe(3249);
-    // first quarantined app.web chunk: first record 18:38:38 → key with that time and index
-    expect(planned.find((i) => i.chunkPath === 'quarantine/229459631825522-9307160835514848664')?.key).toBe('app.web/2026/11/29/18_38_38-0');
-    const all = await planFor(fx, 'b', 'gzip', true);
-    expect(all.replayItems.filter((i) => i.state === 'planned')).toHaveLength(12);
-    expect(all.replayItems.every((i) => i.compression === 'gzip')).toBe(true);
+    expect(planned).toHaveLength(12);
+    expect(planned.map((i) => i.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(planned.filter((i) => i.stream === 'quarantine').reduce((a, i) => a + (i.records ?? 0), 0)).toBe(3249);
+    expect(plan.why[0]).toMatch(
+      /^No process uses .*fb-backlog2 \(checked the open files, mappings and working directory of \d+ processes in \/proc.*\): 2026-11-29T18:3\d:\d\d, the newest stream, is a stopped Fluent Bit's and is replayed like the older ones\.$/,
+    );
+    const gz = await planFor(fx, 'b', 'gzip', true);
+    expect(gz.replayItems.every((i) => i.compression === 'gzip')).toBe(true);
+  });
+
+  it('skips the newest stream while a process uses the store, unless asked; says which process', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const report = await scanStore(fx.storeDir);
+    const newest = report.roots[0].streams.find((s) => s.kind === 'data')!;
+    const holder = await holdOpen(path.join(fx.root, newest.chunks[0].path), fx.root);
+    try {
+      const plan = await planFor(fx, 'b', 'none', false);
+      const planned = plan.replayItems.filter((i) => i.state === 'planned');
+      expect(planned).toHaveLength(9);
+      expect(planned.every((i) => i.stream === 'quarantine')).toBe(true);
+      // first quarantined app.web chunk: first record 18:38:38 → key with that time and index
+      expect(planned.find((i) => i.chunkPath === 'quarantine/229459631825522-9307160835514848664')?.key).toBe('app.web/2026/11/29/18_38_38-0');
+      expect(plan.replayItems.filter((i) => i.state === 'skipped').map((i) => i.message)).toEqual(Array(3).fill(expect.stringMatching(/^active stream/)));
+      expect(plan.why[0]).toContain(`Process ${holder.pid} (tail) uses the store`);
+      expect(plan.why[0]).toContain(`${newest.name}, the newest stream, is its current run and is left out`);
+      const all = await planFor(fx, 'b', 'none', true);
+      expect(all.replayItems.filter((i) => i.state === 'planned')).toHaveLength(12);
+      expect(all.why[0]).toMatch(/It is included, as asked\.$/);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('without /proc the newest stream stays out (conservative), and the plan says why', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    guardTestHooks.proc = path.join(fx.dir, 'no-proc-here');
+    try {
+      const plan = await planFor(fx, 'b', 'none', false);
+      expect(plan.replayItems.filter((i) => i.state === 'planned')).toHaveLength(9);
+      expect(plan.why[0]).toMatch(
+        /^Processes using the store cannot be looked up on this system \(no \/proc\): .* Once Fluent Bit is stopped, include the active stream\.$/,
+      );
+    } finally {
+      guardTestHooks.proc = null;
+    }
+  });
+
+  it('an archive is a snapshot: its newest stream is never active (the plan is refused for the archive itself)', async () => {
+    const tar = path.join(FIXTURES, 'buffered-backlog-no-ordering', 'store-after-run1.tar.gz');
+    const report = await scanStore(tar);
+    const root = report.roots[0];
+    const plan = await planReplay({
+      storePath: tar,
+      root,
+      rootPath: root.path,
+      target: { bucket: 'b', keyFormat: KEY_FORMAT, compression: 'none', outputId: 0 },
+      safeNextIndex: 0,
+      archive: true,
+    });
+    expect(plan.replayItems.filter((i) => i.state === 'planned')).toHaveLength(12);
+    expect(plan.why[0]).toMatch(/the newest stream of an archive: a snapshot, which no Fluent Bit writes to\.$/);
+    expect(plan.refusals.map((r) => r.reason).join('\n')).toMatch(/inside an archive/);
   });
 });
 
@@ -105,17 +170,62 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
   });
 
+  it("1.9.10's crash-padded chunks (length field 0): the records go up without the NUL bytes Fluent Bit would send", async () => {
+    const bucketDir = 'fb-crash-during-run-1910-mx56u6x0-4ed3';
+    fx = extractFixture('v1.9.10/crash-during-run', 'store-after-crash.tar.gz', bucketDir);
+    const bucket = await newBucket(client, 'sd-replay-nul');
+    const report = await scanStore(fx.storeDir);
+    const chunks = report.roots[0].streams.flatMap((s) => s.chunks.filter((c) => c.status === 'legacy-length'));
+    expect(chunks.map((c) => c.nulTail)).toEqual([1885, 3126]);
+    const plan = await planReplay({
+      storePath: fx.storeDir,
+      root: report.roots[0],
+      rootPath: fx.root,
+      target: { bucket, keyFormat: '/$TAG/%Y/%m/%d/$INDEX', compression: 'none', outputId: 0 },
+      safeNextIndex: 4,
+      skipProcessCheck: true,
+    });
+    const items = plan.replayItems.filter((i) => i.state === 'planned');
+    expect(items.map((i) => i.bytes)).toEqual(chunks.map((c) => c.contentLength! - c.nulTail!));
+    expect(plan.steps[0].description).toMatch(/without the (1885|3126) NUL bytes of zero padding Fluent Bit would send/);
+    const before = await contents(
+      fx,
+      items.map((i) => i.chunkPath),
+    );
+    const res = await applyReplay(plan, { client, skipProcessCheck: true });
+    expect(res.verified).toBe(true);
+    for (const it of res.items.filter((i) => i.state === 'done')) {
+      const body = await getObjectBytes(client, bucket, it.key);
+      expect(body.includes(0)).toBe(false);
+      expect(body.length).toBe(it.bytes);
+      expect(before.get(it.chunkPath)!.subarray(0, body.length).equals(body)).toBe(true);
+      expect(
+        before
+          .get(it.chunkPath)!
+          .subarray(body.length)
+          .every((b) => b === 0),
+      ).toBe(true);
+      expect(
+        body
+          .toString('utf8')
+          .trimEnd()
+          .split('\n')
+          .every((l) => JSON.parse(l)),
+      ).toBe(true);
+    }
+  });
+
   it('gzip: body is gzip with Content-Encoding, decoding gives the chunk content', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-gz');
-    const plan = await planFor(fx, bucket, 'gzip', false);
+    const plan = await planFor(fx, bucket, 'gzip');
     const items = plan.replayItems.filter((i) => i.state === 'planned');
     const before = await contents(
       fx,
       items.map((i) => i.chunkPath),
     );
     const res = await applyReplay(plan, { client, skipProcessCheck: true });
-    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(12);
     for (const it of res.items.filter((i) => i.state === 'done')) {
       const h = await headObject(client, bucket, it.key);
       expect(h?.contentEncoding).toBe('gzip');
@@ -126,20 +236,20 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
   it('412: a key that already exists is never overwritten; the chunk takes the next index', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-412', true);
-    const plan = await planFor(fx, bucket, 'none', false);
+    const plan = await planFor(fx, bucket, 'none');
     const first = plan.replayItems.find((i) => i.state === 'planned')!;
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: first.key, Body: 'someone else' }));
     const res = await applyReplay(plan, { client, skipProcessCheck: true, concurrency: 1 });
-    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(12);
     const moved = res.items.find((i) => i.chunkPath === first.chunkPath)!;
     expect(moved.key).not.toBe(first.key);
     expect(moved.index).toBe(1); // the next index at that moment; later chunks follow
     expect(moved.message).toMatch(/412/);
     expect((await getObjectBytes(client, bucket, first.key)).toString()).toBe('someone else');
     const versions = await allVersions(client, bucket);
-    expect(versions).toHaveLength(10);
-    expect(new Set(versions.map((v) => v.key)).size).toBe(10);
-    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('10');
+    expect(versions).toHaveLength(13);
+    expect(new Set(versions.map((v) => v.key)).size).toBe(13);
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('13');
   });
 
   it('cancel stops after the running uploads; the next run resumes and finishes', async () => {
@@ -166,13 +276,13 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
   it('HEAD-then-PUT fallback still never overwrites', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-ht');
-    const plan = await planFor(fx, bucket, 'none', false);
+    const plan = await planFor(fx, bucket, 'none');
     const first = plan.replayItems.find((i) => i.state === 'planned')!;
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: first.key, Body: 'keep me' }));
     const res = await applyReplay(plan, { client, skipProcessCheck: true, conditional: 'head-then-put' });
     expect(res.warnings.some((w) => /NOT atomic/.test(w))).toBe(true);
-    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(9);
+    expect(res.items.filter((i) => i.state === 'done')).toHaveLength(12);
     expect((await getObjectBytes(client, bucket, first.key)).toString()).toBe('keep me');
-    expect(existsSync(path.join(fx.root, 'quarantine', path.basename(first.chunkPath)))).toBe(false);
+    expect(existsSync(path.join(fx.root, first.chunkPath))).toBe(false);
   });
 });

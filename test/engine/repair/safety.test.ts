@@ -143,8 +143,9 @@ describe('index values beyond 2^53', () => {
 });
 
 describe('undo restores the owner exactly', () => {
-  it.skipIf(process.getuid?.() !== 0)('puts back uid/gid and mode of the previous file', async () => {
+  it.skipIf(process.getuid?.() !== 0)('puts back uid/gid and mode of the previous file (the owner of the root folder, the Fluent Bit user)', async () => {
     t = tempDir();
+    chownSync(t.dir, 1234, 1234); // an owner is restored only when the tool can vouch for it (undo-check.ts)
     const { file } = seqIndexPaths(t.dir, 0);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, '7', { mode: 0o600 });

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '../../../shared/model';
 import { readChunk, readRecords, scanStore, StoreError, watchStore } from '../../../electron/engine/store';
+import { encodeChunk } from '../../../electron/engine/chunk';
 import { EDGE_BUCKET, generateEdgeCaseStore, generateStore, jsonLines, type EdgeCaseStore } from '../../fixtures/generate';
 import { packDir } from '../../fixtures/tar';
 
@@ -52,10 +53,33 @@ describe('bad input', () => {
     const junk = path.join(tmp, 'junk.tar.gz');
     fs.writeFileSync(junk, Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.alloc(100, 7)]));
     await expect(scanStore(junk)).rejects.toThrow(/junk\.tar\.gz: unreadable archive/);
+    // a folder that holds no store is read, and the report says so (no roots, an error problem)
     const plainDir = path.join(tmp, 'plain-files');
     fs.mkdirSync(plainDir);
     fs.writeFileSync(path.join(plainDir, 'a.txt'), 'x');
-    await expect(scanStore(plainDir)).rejects.toThrow(/not a Fluent Bit store/);
+    const plain = await scanStore(plainDir);
+    expect(plain.roots).toEqual([]);
+    expect(plain.problems).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/not a Fluent Bit store/) })]);
+    expect(plain.source.description).toMatch(/no Fluent Bit store/);
+  });
+
+  it('a tree of ordinary folders and files (like /usr/share/doc) is not a store; custom stream names with chunk files are', async () => {
+    const docs = path.join(tmp, 'docs');
+    for (const pkg of ['bash', 'curl', 'zlib1g']) {
+      fs.mkdirSync(path.join(docs, pkg), { recursive: true });
+      fs.writeFileSync(path.join(docs, pkg, 'copyright'), 'text');
+      fs.writeFileSync(path.join(docs, pkg, 'changelog.gz'), 'zz');
+    }
+    const notStore = await scanStore(docs);
+    expect(notStore.roots).toEqual([]);
+    expect(notStore.problems[0].message).toMatch(/not a Fluent Bit store/);
+    // a root whose stream folders have custom names but hold files named as Fluent Bit names chunks
+    const custom = path.join(tmp, 'custom', 'bkt');
+    fs.mkdirSync(path.join(custom, 'replayed-later'), { recursive: true });
+    fs.writeFileSync(path.join(custom, 'replayed-later', '6953800178197-3228368509826696576'), encodeChunk({ meta: 'app', content: '{"a":1}\n' }));
+    const ok = await scanStore(custom);
+    expect(ok.roots.map((r) => r.bucket)).toEqual(['bkt']);
+    expect(ok.roots[0].totals.chunks).toBe(1);
   });
 
   it.skipIf(process.getuid?.() === 0)('reports an unreadable stream as a problem naming it', async () => {

@@ -40,6 +40,7 @@ describe('scanStore on the edge-case store_dir', () => {
         if (e[k] !== undefined) expect(c[k], `${p} ${k}`).toBe(e[k]);
       }
       if (e.action) expect(c.fluentBitAction, p).toContain(e.action);
+      expect(c.nulTail, `${p} nulTail`).toBe(e.nulTail);
     }
   });
 

@@ -151,3 +151,24 @@ describe('an empty folder is not the root of any bucket', () => {
     expect(ok.refusals).toEqual([]);
   });
 });
+
+describe('a root that holds only Store Doctor’s own folder', () => {
+  // After repair-index then undo on a store of a graceful stop, the bucket folder holds only
+  // .store-doctor/journal.jsonl: it is still that bucket's root (and the journal says so).
+  it('is found as the root of its bucket, in a store_dir and opened directly', async () => {
+    const root = path.join(tmp, 'store', 'logs-bucket');
+    fs.mkdirSync(path.join(root, '.store-doctor'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.store-doctor', 'journal.jsonl'), '');
+    const viaStore = await scanStore(path.join(tmp, 'store'));
+    expect(viaStore.roots.map((r) => r.bucket)).toEqual(['logs-bucket']);
+    const direct = await scanStore(root);
+    expect(direct.roots.map((r) => r.bucket)).toEqual(['logs-bucket']);
+  });
+
+  it('a folder of ordinary folders with dot-files is still not a store', async () => {
+    const top = path.join(tmp, 'home');
+    fs.mkdirSync(path.join(top, 'docs', '.git'), { recursive: true });
+    fs.writeFileSync(path.join(top, 'docs', 'notes.txt'), 'x');
+    expect((await scanStore(top)).roots).toEqual([]);
+  });
+});

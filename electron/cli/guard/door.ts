@@ -1,0 +1,439 @@
+/**
+ * `store-doctor guard`: a long-running door next to Fluent Bit. One engine session (the CLI's,
+ * ../session.ts) for its whole life; every write it makes to the store is a contract request
+ * through the one pipeline (repair.plan restore-index / protect-index → repair.apply), so it is
+ * atomic, journalled and refused while a process uses the root. Its own state lives in the state
+ * folder only (engine/guard/shadow.ts): every index value it sees, never lower, and which values
+ * are final (read after Fluent Bit's exit flush).
+ *
+ * When a graceful stop deletes `sequence/`, it waits until no process uses the root and restores
+ * the last value — the next start continues from there. It waits for a missing store, and keeps
+ * its state across its own restarts.
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { OpenedStore } from '../../../shared/contract';
+import type { FluentBitConfig, RepairPlan, StoreReport } from '../../../shared/model';
+import { mergeStoreUpdate } from '../../../shared/store-update';
+import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from '../../engine/guard/shadow';
+import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
+import { TreeWatcher } from '../../engine/guard/tree-watch';
+import { CliSession } from '../session';
+import { processesGone } from './pids';
+import type { GuardState } from '../../../shared/fleet';
+
+export interface GuardOptions {
+  store: string;
+  config: string;
+  stateDir: string;
+  /** Also keep a marker chunk in sequence/ where it is safe. */
+  marker?: boolean;
+  pollMs?: number;
+  refreshDebounceMs?: number;
+  /** Log every session request with its duration. */
+  trace?: boolean;
+  log: (line: string) => void;
+}
+
+export interface OutputWatch {
+  id: number;
+  displayName: string;
+  bucket: string;
+}
+
+export interface RootWatch {
+  bucket: string;
+  rootPath: string;
+  shadowDir: string;
+  outputs: OutputWatch[];
+  guarded: Map<number, { value: number; final: boolean }>;
+  restores: Map<number, number>;
+  lastRestoreAt: string | null;
+  /** No process uses the root (checked), and nothing wrote in place since. */
+  idle: boolean;
+  deletedAt: number | null;
+  restoring: boolean;
+  /** Another deletion was seen while restoring: go round once more. */
+  again: boolean;
+  /** Processes seen using the root while Fluent Bit ran (waited for after a graceful stop). */
+  pids: number[];
+  learning: boolean;
+  /** The processes were looked up during this run of Fluent Bit (again after the next restore). */
+  learned: boolean;
+  /** Ends the wait between two attempts. */
+  wake: (() => void) | null;
+  problem: string | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `<root>/<stream>` of a path under one of the roots (else the path itself). */
+function streamOf(p: string, roots: string[]): string {
+  const root = roots.find((r) => p.startsWith(r + path.sep));
+  return root ? path.join(root, p.slice(root.length + 1).split(path.sep)[0]) : p;
+}
+
+/** seq_index values of a root in a report (id → value). */
+function rootFactsOf(report: StoreReport | null, rootPath: string): Map<number, number | null> {
+  const root = report?.roots.find((r) => r.path === rootPath);
+  return new Map((root?.seqIndex ?? []).filter((x) => x.outputId !== null).map((x) => [x.outputId as number, x.value] as const));
+}
+
+export class Guard {
+  readonly session = new CliSession();
+  readonly startedAt = new Date().toISOString();
+  state: GuardState = 'waiting-for-store';
+  messages: string[] = [];
+  storeId: string | null = null;
+  report: StoreReport | null = null;
+  config: FluentBitConfig | null = null;
+  lastScanSeconds: number | null = null;
+  roots = new Map<string, RootWatch>();
+  restores = 0;
+  lastRestoreAt: string | null = null;
+  lastRestoreLatencyMs: number | null = null;
+  /** Every deletion → restored latency (ms), for the benchmark. */
+  readonly latencies: number[] = [];
+  private seq: SeqWatcher;
+  private tree: TreeWatcher;
+  private chain: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  private changed = () => undefined as void;
+
+  constructor(readonly opts: GuardOptions) {
+    this.seq = new SeqWatcher((e) => this.onSeq(e), { pollMs: opts.pollMs ?? 1000 });
+    this.tree = new TreeWatcher((paths) => void this.serial(() => this.refresh(paths)).catch((err: Error) => this.note(`refresh failed: ${err.message}`)), {
+      debounceMs: opts.refreshDebounceMs ?? 5000,
+      pollMs: (opts.pollMs ?? 1000) * 5,
+    });
+  }
+
+  /** Called after anything the report shows changed. */
+  onChange(fn: () => void): void {
+    this.changed = fn;
+  }
+
+  private note(line: string): void {
+    this.opts.log(line);
+    this.messages = [...this.messages.slice(-49), `${new Date().toISOString()} ${line}`];
+  }
+
+  /** A session request, one at a time with every other (the watchers fire from anywhere). */
+  private call: CliSession['call'] = (name, input) =>
+    this.serial(async () => {
+      const t0 = Date.now();
+      try {
+        return await this.session.call(name, input);
+      } finally {
+        if (this.opts.trace) this.opts.log(`trace: ${name} ${Date.now() - t0} ms`);
+      }
+    });
+
+  /** Session calls one at a time (the watchers fire from anywhere). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async start(): Promise<void> {
+    await fsp.mkdir(this.opts.stateDir, { recursive: true, mode: 0o700 });
+    const store = path.resolve(this.opts.store);
+    let waited = false;
+    while (
+      !this.stopped &&
+      !(await fsp.stat(store).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
+      if (!waited) this.note(`waiting for the store ${store} (it does not exist yet)`);
+      waited = true;
+      this.state = 'waiting-for-store';
+      await sleep(this.opts.pollMs ?? 1000);
+    }
+    if (this.stopped) return;
+    await this.open(store);
+  }
+
+  private async open(store: string): Promise<void> {
+    const t0 = Date.now();
+    const opened: OpenedStore = await this.call('store.open', { path: store });
+    this.lastScanSeconds = (Date.now() - t0) / 1000;
+    this.storeId = opened.storeId;
+    this.report = opened.report;
+    this.config = await this.call('config.load', { storeId: opened.storeId, path: path.resolve(this.opts.config) });
+    const byBucket = new Map<string, OutputWatch[]>();
+    for (const o of this.config.outputs)
+      if (o.s3?.hasIndex) byBucket.set(o.s3.bucket, [...(byBucket.get(o.s3.bucket) ?? []), { id: o.id, displayName: o.displayName, bucket: o.s3.bucket }]);
+    if (!byBucket.size) this.note('the config has no S3 output with $INDEX in s3_key_format: nothing to guard (metrics only)');
+    const single = opened.report.source.kind === 'root';
+    for (const [bucket, outputs] of byBucket) {
+      const rootPath = single && path.basename(store) === bucket ? store : path.join(store, bucket);
+      const shadowDir = shadowDirFor(this.opts.stateDir, bucket);
+      const sh = await readShadow(shadowDir);
+      const finals = await finalValues(sh, rootPath);
+      const guarded = new Map<number, { value: number; final: boolean }>();
+      for (const [id, v] of sh.values) if (v !== null) guarded.set(id, { value: v, final: finals.get(id) === v });
+      const w: RootWatch = {
+        bucket,
+        rootPath,
+        shadowDir,
+        outputs,
+        guarded,
+        restores: new Map(),
+        lastRestoreAt: null,
+        idle: false,
+        deletedAt: null,
+        restoring: false,
+        again: false,
+        wake: null,
+        pids: [],
+        learning: false,
+        learned: false,
+        problem: null,
+      };
+      this.roots.set(rootPath, w);
+      for (const p of sh.problems) this.note(`state folder: ${p}`);
+      this.seq.add(rootPath);
+      this.tree.add(rootPath);
+      // Checked after the first read: when no process uses the root, the values on disk are final.
+      w.idle = await this.noProcesses(w);
+      if (!w.idle) this.seq.hold(rootPath);
+      else
+        for (const [id, v] of rootFactsOf(this.report, rootPath))
+          if (v !== null && w.outputs.some((o) => o.id === id)) await this.keep(w, id, v, true, 'no process uses the root');
+      this.note(
+        `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
+      );
+    }
+    this.state = 'watching';
+    this.changed();
+    if (this.opts.marker)
+      for (const w of this.roots.values())
+        if (w.idle && this.sequencePresent(w)) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
+    for (const w of this.roots.values()) if (!this.sequencePresent(w)) void this.restore(w);
+  }
+
+  /** The root is on disk and in the session's report (a root that appeared since is rescanned in). */
+  private async rootKnown(w: RootWatch): Promise<boolean> {
+    if (
+      !(await fsp.stat(w.rootPath).then(
+        (st) => st.isDirectory(),
+        () => false,
+      ))
+    )
+      return false;
+    if (!this.report?.roots.some((r) => r.path === w.rootPath))
+      await this.call('store.refresh', { storeId: this.storeId!, paths: [w.rootPath] }).then((r) => {
+        this.report = r.rescanned ?? mergeStoreUpdate(this.report!, r.updates);
+      });
+    return !!this.report?.roots.some((r) => r.path === w.rootPath);
+  }
+
+  private sequencePresent(w: RootWatch): boolean {
+    return w.outputs.every((o) => this.report?.roots.find((r) => r.path === w.rootPath)?.seqIndex.some((s) => s.outputId === o.id && s.value !== null));
+  }
+
+  private async noProcesses(w: RootWatch): Promise<boolean> {
+    if (!this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return true;
+    const r = await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
+    if (r.uninspectable)
+      this.note(`${r.uninspectable} processes could not be inspected: run the guard as Fluent Bit's user (or root) so it sees when Fluent Bit exits`);
+    w.pids = r.processes.map((p) => p.pid);
+    w.learned = r.processes.length > 0;
+    return r.processes.length === 0;
+  }
+
+  private onSeq(e: SeqEvent): void {
+    const w = this.roots.get(e.rootPath);
+    if (!w || this.stopped) return;
+    if (e.kind === 'activity') return;
+    if (e.kind === 'value') {
+      this.tree.touch(path.join(w.rootPath, 'sequence', 'index_metadata', `seq_index_${e.id}`));
+      if (!w.outputs.some((o) => o.id === e.id)) return;
+      // A value read while Fluent Bit may run is not final (its exit flush uses more).
+      void this.keep(w, e.id, e.value, false, 'read');
+      if (!w.restoring) this.learnPids(w);
+      return;
+    }
+    // sequence/ (or a file) deleted: the held descriptors read the exit flush's last values.
+    // The folder going after its file brings nothing new to a restore already under way.
+    if (w.restoring && !e.values.length) return;
+    w.deletedAt = e.at;
+    for (const v of e.values) {
+      if (v.value !== null && v.held) void this.keep(w, v.id, v.value, true, 'read after the deletion');
+      else if (w.outputs.some((o) => o.id === v.id))
+        this.note(`seq_index_${v.id} of ${w.bucket} deleted; its last value was not held (the guard's value is final only if recorded so before)`);
+    }
+    this.tree.touch(path.join(w.rootPath, 'sequence'));
+    if (!w.restoring) this.note(`sequence/ of ${w.rootPath} deleted (a graceful stop?): restoring once no process uses the root`);
+    void this.restore(w);
+  }
+
+  /** Learn (once per run of Fluent Bit) which processes use the root, to wait for them after a graceful stop. */
+  private learnPids(w: RootWatch): void {
+    // once per run of Fluent Bit (a process scan costs tens of milliseconds of CPU): after a restore, at its first write
+    if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
+    w.learning = true;
+    w.learned = true;
+    void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
+      .then((r) => {
+        if (!w.restoring) w.pids = r.processes.map((p) => p.pid);
+      })
+      .catch(() => undefined)
+      .finally(() => (w.learning = false));
+  }
+
+  /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */
+  private keep(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
+    return this.serial(() => this.keepNow(w, id, value, final, how));
+  }
+
+  private keepNow(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
+    return recordValue(w.shadowDir, { rootPath: w.rootPath }, id, value, final).then(
+      async (r) => {
+        const before = w.guarded.get(id);
+        w.guarded.set(id, { value: r.value, final: r.final });
+        if (r.raised || (r.final && !before?.final)) {
+          // root.json gets the device and inode too (a bind mount elsewhere is the same root)
+          if (r.raised && !before) await recordValue(w.shadowDir, await rootIdentity(w.rootPath), id, r.value, r.final);
+          this.note(`seq_index_${id} of ${w.bucket}: kept ${r.value}${r.final ? ' (final)' : ''} (${how})`);
+        }
+        this.changed();
+      },
+      (err: Error) => this.note(`could not keep seq_index_${id}=${value} in ${w.shadowDir}: ${err.message}`),
+    );
+  }
+
+  private async refresh(changed: string[]): Promise<void> {
+    if (!this.storeId || !this.report) return;
+    // A flood of changes (a backlog being sent): re-list the stream folders instead of naming every file.
+    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamOf(p, [...this.roots.keys()])))] : changed;
+    const r = await this.session.call('store.refresh', { storeId: this.storeId, paths }); // already serial
+    this.report = r.rescanned ?? mergeStoreUpdate(this.report, r.updates);
+    this.changed();
+  }
+
+  /**
+   * Restore the root's index files through the pipeline, once no process uses the root. Waits and
+   * retries happen outside the request queue, so the report keeps being refreshed meanwhile.
+   */
+  private async restore(w: RootWatch): Promise<void> {
+    if (this.stopped || !this.storeId) return;
+    if (w.restoring) {
+      w.again = true;
+      w.wake?.();
+      return;
+    }
+    w.restoring = true;
+    this.state = 'restoring';
+    try {
+      for (let attempt = 0; !this.stopped; attempt++) {
+        w.again = false;
+        try {
+          if (!(await this.rootKnown(w))) {
+            this.note(`${w.rootPath} does not exist (yet): nothing to restore into; Fluent Bit creates it at its start`);
+            break;
+          }
+          // The processes seen using the root while Fluent Bit ran: wait for them cheaply, then
+          // plan (the pipeline checks every process again before it writes, and refuses if one is left).
+          const known = attempt === 0 ? w.pids : [];
+          const use = known.length ? { processes: [] } : await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
+          const pids = [...known, ...use.processes.map((p) => p.pid)];
+          if (pids.length) {
+            if (use.processes.length) this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
+            await processesGone(pids, 60_000);
+          }
+          w.pids = [];
+          w.learned = false;
+          if ((await this.restoreOnce(w)) && !w.again) break;
+          if (w.again) continue;
+        } catch (err) {
+          const why = (err as Error).message;
+          if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
+          w.problem = why;
+        }
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+          w.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        w.wake = null;
+      }
+      w.idle = true;
+      this.seq.release(w.rootPath);
+      if (this.opts.marker && !this.stopped) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
+    } finally {
+      w.restoring = false;
+      w.deletedAt = null;
+      this.state = this.stopped ? 'stopped' : [...this.roots.values()].some((r) => r.problem) ? 'refused' : 'watching';
+      this.changed();
+    }
+  }
+
+  /** One plan + apply per output of the root. True when nothing is left to try. */
+  private async restoreOnce(w: RootWatch): Promise<boolean> {
+    let ok = true;
+    for (const o of w.outputs) {
+      const plan: RepairPlan = await this.call('repair.plan', { storeId: this.storeId!, action: 'restore-index', outputId: o.id, shadowDir: w.shadowDir });
+      const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
+      if (plan.refusals.length || unresolved.length) {
+        const why = unresolved.length ? `no value known for seq_index_${o.id} (the guard invents none)` : plan.refusals.map((r) => r.reason).join(' / ');
+        if (w.problem !== why) this.note(`restore of seq_index_${o.id} in ${w.bucket} refused: ${why}`);
+        w.problem = why;
+        ok = false;
+        continue;
+      }
+      if (!plan.steps.length) continue;
+      const result = await this.call('repair.apply', { storeId: this.storeId!, planId: plan.planId!, confirm: plan.confirm ?? '' });
+      if (result.storeUpdate && this.report) this.report = mergeStoreUpdate(this.report, result.storeUpdate);
+      if (!result.applied || !result.verified) {
+        w.problem = `restore of seq_index_${o.id} not verified: ${result.summary}`;
+        this.note(w.problem);
+        ok = false;
+        continue;
+      }
+      const latency = w.deletedAt !== null ? Date.now() - w.deletedAt : null;
+      w.problem = null;
+      const restored = w.guarded.get(o.id);
+      if (restored) await this.keep(w, o.id, restored.value, true, 'restored after no process used the root');
+      w.restores.set(o.id, (w.restores.get(o.id) ?? 0) + 1);
+      w.lastRestoreAt = this.lastRestoreAt = new Date().toISOString();
+      this.restores++;
+      if (latency !== null) {
+        this.lastRestoreLatencyMs = latency;
+        this.latencies.push(latency);
+      }
+      this.note(
+        `restored seq_index_${o.id} of ${w.bucket}: ${result.summary}${latency !== null ? ` (${latency} ms after the deletion)` : ''} [journal ${result.undoId ?? '-'}]`,
+      );
+      for (const warning of result.warnings) this.note(`  ! ${warning}`);
+    }
+    return ok;
+  }
+
+  private async protect(w: RootWatch): Promise<void> {
+    const plan = await this.call('repair.plan', { storeId: this.storeId!, action: 'protect-index', method: 'marker', outputId: w.outputs[0].id });
+    if (plan.refusals.length) {
+      const why = `marker not placed in ${w.bucket}: ${plan.refusals.map((r) => r.reason).join(' / ')}`;
+      if (!this.messages.some((m) => m.endsWith(why))) this.note(why);
+      return;
+    }
+    if (!plan.steps.length) return;
+    const result = await this.call('repair.apply', { storeId: this.storeId!, planId: plan.planId!, confirm: plan.confirm ?? '' });
+    if (result.storeUpdate && this.report) this.report = mergeStoreUpdate(this.report, result.storeUpdate);
+    this.note(`marker: ${result.summary}`);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.state = 'stopped';
+    this.seq.close();
+    this.tree.close();
+    await this.chain.catch(() => undefined);
+    await this.session.dispose();
+  }
+}

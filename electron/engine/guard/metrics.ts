@@ -1,0 +1,95 @@
+/**
+ * The guard's Prometheus metrics (prom-client), every name prefixed `store_doctor_`. Values are
+ * taken at scrape time from the node report the guard keeps up to date incrementally (./aggregate.ts
+ * sums per stream, cached) — a scrape never reads the store.
+ */
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { NodeReport } from '../../../shared/fleet';
+
+export const METRIC_PREFIX = 'store_doctor_';
+
+export interface GuardMetrics {
+  registry: Registry;
+  /** The text exposition of every metric. */
+  text(): Promise<string>;
+  contentType: string;
+}
+
+/** `report()` returns the current node report (cheap: no I/O). */
+export function createGuardMetrics(report: () => NodeReport, opts: { defaultMetrics?: boolean } = {}): GuardMetrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+  const g = (name: string, help: string, labelNames: string[], collect: (gauge: Gauge) => void) =>
+    new Gauge({
+      name: METRIC_PREFIX + name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        collect(this);
+      },
+    });
+  const out = (o: NodeReport['outputs'][number]) => ({ bucket: o.bucket, output: String(o.id) });
+
+  g('guard_up', 'The guard is running (1) and its state as a label.', ['state', 'node'], (m) => {
+    const r = report();
+    m.set({ state: r.guard.state, node: r.node }, 1);
+  });
+  g('index_persisted', 'Next $INDEX in seq_index_<output> as Fluent Bit reads it (absent: the file is missing or unreadable).', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) if (o.persistedIndex !== null) m.set(out(o), o.persistedIndex);
+  });
+  g('index_file_present', 'seq_index_<output> exists and holds a number (1) or not (0).', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) m.set(out(o), o.persistedIndex !== null ? 1 : 0);
+  });
+  g('index_guarded', 'Highest $INDEX value the guard has kept in its state for the output.', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) if (o.guardedIndex !== null) m.set(out(o), o.guardedIndex);
+  });
+  g('index_guarded_final', 'The guarded value was read after the last Fluent Bit exit (1) or not yet (0).', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) m.set(out(o), o.guardedFinal ? 1 : 0);
+  });
+  g('index_at_risk', 'The output is at risk of overwriting objects (1): see the report for why.', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) m.set(out(o), o.risks.length ? 1 : 0);
+  });
+  g('sequence_protected', 'A marker chunk keeps sequence/ through graceful stops (1) or not (0).', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) m.set(out(o), o.sequenceProtected ? 1 : 0);
+  });
+  g('sequence_present', 'sequence/ exists in the root (1) or not (0).', ['bucket', 'output'], (m) => {
+    for (const o of report().outputs) m.set(out(o), o.sequencePresent ? 1 : 0);
+  });
+  const restores = new Counter({
+    name: METRIC_PREFIX + 'index_restores_total',
+    help: 'seq_index_<output> files the guard restored after a graceful stop deleted them.',
+    labelNames: ['bucket', 'output'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const o of report().outputs) this.inc(out(o), o.restores);
+    },
+  });
+  void restores;
+  g('backlog_chunks', 'Chunks buffered in the root by stream kind (current, old, multipart, quarantine).', ['bucket', 'kind'], (m) => {
+    for (const r of report().roots) for (const b of r.backlog) m.set({ bucket: r.bucket, kind: b.kind }, b.chunks);
+  });
+  g('backlog_bytes', 'Bytes buffered in the root by stream kind.', ['bucket', 'kind'], (m) => {
+    for (const r of report().roots) for (const b of r.backlog) m.set({ bucket: r.bucket, kind: b.kind }, b.bytes);
+  });
+  g('backlog_oldest_age_seconds', 'Age of the oldest buffered chunk by stream kind (absent with no chunk).', ['bucket', 'kind'], (m) => {
+    for (const r of report().roots) for (const b of r.backlog) if (b.oldestAgeSeconds !== null) m.set({ bucket: r.bucket, kind: b.kind }, b.oldestAgeSeconds);
+  });
+  g('quarantine_chunks', 'Chunks in quarantine/ (never sent again by Fluent Bit).', ['bucket'], (m) => {
+    for (const r of report().roots) m.set({ bucket: r.bucket }, r.quarantineChunks);
+  });
+  g('damaged_chunks', 'Chunks Fluent Bit rejects (too short, bad magic, truncated, CRC mismatch).', ['bucket'], (m) => {
+    for (const r of report().roots) m.set({ bucket: r.bucket }, r.damagedChunks);
+  });
+  g('last_scan_duration_seconds', 'Duration of the last full scan of the store.', [], (m) => {
+    const s = report().lastScanSeconds;
+    if (s !== null) m.set(s);
+  });
+  g('last_restore_latency_seconds', 'From the deletion of sequence/ to the restored file on disk, last restore.', [], (m) => {
+    const ms = report().guard.lastRestoreLatencyMs;
+    if (ms !== null) m.set(ms / 1000);
+  });
+  return { registry, text: () => registry.metrics(), contentType: registry.contentType };
+}

@@ -1,0 +1,223 @@
+/**
+ * Which processes use a root — found by device and inode numbers, never by comparing path
+ * strings: a Fluent Bit in a container reaches the store through a bind mount in its own mount
+ * namespace, so its /proc/<pid>/fd links and maps name paths that mean nothing (or something
+ * else) here. Linux only.
+ *
+ * - `stat` of each /proc/<pid>/fd/N (the link itself: the kernel answers with the open file's
+ *   device and inode, across mount namespaces), the dev:inode fields of /proc/<pid>/maps, and
+ *   `stat` of /proc/<pid>/cwd, kept when the device is the root's;
+ * - such a file is in the root when the path the kernel names resolves here to that very inode
+ *   under the root's realpath; else (an alias: a bind mount, another mount namespace) when that
+ *   path, looked up through /proc/<pid>/root, has the root folder itself (device and inode) among
+ *   its parent folders. Only when neither tells (permission denied, a hard link) is the inode
+ *   looked up in the set of the root's inodes: one walk of the root, at most once per check. So a
+ *   check costs a few stats per file held on the root's device, whatever the size of the store.
+ *
+ * Reported separately: a Fluent Bit process, another process with a file of the root open or
+ * mapped, and a process that only has its working directory (or a folder) there.
+ */
+import { promises as fsp, type Stats } from 'node:fs';
+import * as path from 'node:path';
+
+export type UseKind = 'fluent-bit' | 'open' | 'cwd';
+
+export interface ProcessUse {
+  pid: number;
+  command: string;
+  /** fluent-bit: Fluent Bit with anything in the root; open: a file of the root open or mapped; cwd: only its working directory or a folder. */
+  kind: UseKind;
+  /** Up to 5 example paths under the root, each with how it is used ("(mapped)", "(working directory)"). */
+  paths: string[];
+}
+
+/** Test injection: the folder that stands for `/proc` (e.g. a missing one for a system without it). */
+export const procsTestHooks: { proc: string | null } = { proc: null };
+const procDir = () => procsTestHooks.proc ?? '/proc';
+
+const FLUENT_BIT = /^(fluent-bit|td-agent-bit|flb-|calyptia-fluent)/;
+
+export function looksLikeFluentBit(command: string, exe: string | null): boolean {
+  return FLUENT_BIT.test(command) || (exe !== null && FLUENT_BIT.test(path.basename(exe.replace(/ \(deleted\)$/, ''))));
+}
+
+/** major:minor of a Linux dev_t as Node reports it (glibc's makedev encoding). */
+function majorMinor(dev: number): string {
+  const hi = Math.floor(dev / 2 ** 32);
+  const lo = dev >>> 0;
+  const major = ((lo >>> 8) & 0xfff) | (hi & 0xfffff000);
+  const minor = (lo & 0xff) | ((lo >>> 12) & 0xfff00) | ((hi & 0xfff) << 20);
+  return `${major.toString(16)}:${minor.toString(16)}`;
+}
+
+interface Held {
+  ino: number;
+  /** The path the kernel names (in the process's namespace). */
+  named: string;
+  how: 'open' | 'mapped' | 'cwd';
+  dir: boolean;
+}
+
+interface Candidate {
+  pid: number;
+  held: Held[];
+}
+
+const under = (p: string, root: string) => p === root || p.startsWith(root + '/');
+
+/**
+ * Where `h` lies under the root: its path (under the root's realpath), null when it is not in the
+ * root, undefined when neither way tells (then the inode set decides). First the path the kernel
+ * names, looked up here; else the same path looked up in the process's own mount namespace
+ * (through /proc/<pid>/root), walking up its folders until one is the root folder itself (device
+ * and inode) — a bind mount of the store, or of the root, in a container ends there.
+ */
+async function locate(pid: number, h: Held, rootSt: Stats, realRoot: string): Promise<string | null | undefined> {
+  if (h.ino === rootSt.ino) return realRoot;
+  if (h.named.endsWith(' (deleted)')) return null; // no longer in any folder: not in the root's tree either
+  const named = h.named;
+  if (!path.isAbsolute(named)) return undefined;
+  const same = (st: Stats | null) => !!st && st.dev === rootSt.dev && st.ino === h.ino;
+  if (same(await fsp.lstat(named).catch(() => null))) return under(named, realRoot) ? named : null;
+  const base = `${procDir()}/${pid}/root`;
+  if (!same(await fsp.lstat(base + named).catch(() => null))) return undefined;
+  for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
+    const st = await fsp.stat(base + dir).catch(() => null);
+    if (!st) return undefined;
+    if (st.dev === rootSt.dev && st.ino === rootSt.ino) return path.join(realRoot, path.relative(dir, named));
+    if (dir === '/' || dir === path.dirname(dir)) return null;
+  }
+}
+
+/** Every inode under the root (files and folders, not following links) → its path. */
+async function inodesOf(root: string): Promise<Map<number, string>> {
+  const map = new Map<number, string>();
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const p = path.join(dir, name);
+      const st = await fsp.lstat(p).catch(() => null);
+      if (!st) continue;
+      map.set(st.ino, p);
+      if (st.isDirectory()) stack.push(p);
+    }
+  }
+  return map;
+}
+
+async function heldOnDevice(pidText: string, dev: number, devText: string): Promise<{ held: Held[]; denied: boolean; gone: boolean }> {
+  const base = `${procDir()}/${pidText}`;
+  const held: Held[] = [];
+  let denied = false;
+  try {
+    for (const fd of await fsp.readdir(`${base}/fd`)) {
+      const st: Stats | null = await fsp.stat(`${base}/fd/${fd}`).catch(() => null);
+      if (!st || st.dev !== dev) continue;
+      held.push({ ino: st.ino, named: (await fsp.readlink(`${base}/fd/${fd}`).catch(() => '')) || '?', how: 'open', dir: st.isDirectory() });
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { held, denied, gone: true }; // exited meanwhile
+    if (code === 'EACCES' || code === 'EPERM') denied = true;
+  }
+  const cwd = await fsp.stat(`${base}/cwd`).catch(() => null);
+  if (cwd && cwd.dev === dev) held.push({ ino: cwd.ino, named: (await fsp.readlink(`${base}/cwd`).catch(() => '')) || '?', how: 'cwd', dir: true });
+  const maps = await fsp.readFile(`${base}/maps`, 'utf8').catch(() => '');
+  const seen = new Set<number>();
+  for (const line of maps.split('\n')) {
+    // address perms offset dev inode pathname
+    const m = /^\S+ \S+ \S+ ([0-9a-f]+):([0-9a-f]+) (\d+)\s*(.*)$/.exec(line);
+    if (!m || m[3] === '0') continue;
+    if (`${parseInt(m[1], 16).toString(16)}:${parseInt(m[2], 16).toString(16)}` !== devText) continue;
+    const ino = Number(m[3]);
+    if (seen.has(ino)) continue;
+    seen.add(ino);
+    held.push({ ino, named: m[4] || '?', how: 'mapped', dir: false });
+  }
+  return { held, denied, gone: false };
+}
+
+/** Processes (other than us) with a file or folder of `root` open, mapped, or as working directory. Linux only. */
+export interface ProcessScan {
+  processes: ProcessUse[];
+  /** Processes whose open files could not be read (permission denied). */
+  uninspectable: number;
+  /** Their pids (the first 1000). */
+  uninspectablePids: number[];
+  /** Processes looked at (other than this one). */
+  inspected: number;
+  /** False when there is no /proc to look in. */
+  supported: boolean;
+}
+
+export async function findProcessesUsing(root: string): Promise<ProcessScan> {
+  let pids: string[];
+  try {
+    pids = (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));
+  } catch {
+    return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: false };
+  }
+  const rootSt = await fsp.stat(root).catch(() => null);
+  if (!rootSt) return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: true };
+  const realRoot = await fsp.realpath(root);
+  const dev = rootSt.dev;
+  const devText = majorMinor(dev);
+  let uninspectable = 0;
+  let inspected = 0;
+  const uninspectablePids: number[] = [];
+  const candidates: Candidate[] = [];
+  for (const pidText of pids) {
+    const pid = Number(pidText);
+    if (pid === process.pid) continue;
+    const r = await heldOnDevice(pidText, dev, devText);
+    if (r.gone) continue; // exited meanwhile
+    inspected++;
+    if (r.denied) {
+      uninspectable++;
+      if (uninspectablePids.length < 1000) uninspectablePids.push(pid);
+    }
+    if (r.held.length) candidates.push({ pid, held: r.held });
+  }
+  let inodes: Map<number, string> | null = null; // built once, only when a path does not tell
+  const processes: ProcessUse[] = [];
+  for (const c of candidates) {
+    const hits: { p: string; how: Held['how']; dir: boolean }[] = [];
+    for (const h of c.held) {
+      let where = await locate(c.pid, h, rootSt, realRoot);
+      if (where === undefined) {
+        inodes ??= await inodesOf(realRoot);
+        where = inodes.get(h.ino) ?? null;
+      }
+      if (where !== null) hits.push({ p: where, how: h.how, dir: h.dir });
+    }
+    if (!hits.length) continue;
+    const base = `${procDir()}/${c.pid}`;
+    const command = ((await fsp.readFile(`${base}/comm`, 'utf8').catch(() => '?')) || '?').trim();
+    const exe = await fsp.readlink(`${base}/exe`).catch(() => null);
+    const files = hits.filter((h) => !h.dir && h.how !== 'cwd');
+    const kind: UseKind = looksLikeFluentBit(command, exe) ? 'fluent-bit' : files.length ? 'open' : 'cwd';
+    const shown = [...files, ...hits.filter((h) => h.dir || h.how === 'cwd')].map((h) =>
+      h.how === 'mapped' ? `${h.p} (mapped)` : h.how === 'cwd' ? `${h.p} (working directory)` : h.dir ? `${h.p} (folder open)` : h.p,
+    );
+    processes.push({ pid: c.pid, command, kind, paths: [...new Set(shown)].slice(0, 5) });
+  }
+  return { processes, uninspectable, uninspectablePids, inspected, supported: true };
+}
+
+/** Running processes that look like Fluent Bit (anywhere, or among `only`), for a warning. */
+export async function findFluentBitProcesses(only?: number[]): Promise<{ pid: number; command: string }[]> {
+  const out: { pid: number; command: string }[] = [];
+  let pids: string[] = [];
+  try {
+    pids = only ? only.map(String) : (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));
+  } catch {
+    return out;
+  }
+  for (const p of pids) {
+    const comm = (await fsp.readFile(`${procDir()}/${p}/comm`, 'utf8').catch(() => '')).trim();
+    if (FLUENT_BIT.test(comm)) out.push({ pid: Number(p), command: comm });
+  }
+  return out;
+}

@@ -1,0 +1,209 @@
+/**
+ * Fleet: a folder of node reports (each guard's /report.json) as one sortable table — node,
+ * outputs at risk, backlog, quarantine, damaged, guard state; click a node to see its report.
+ * Self-contained: its state is local, its data comes from `fleet.open` (the engine parses and
+ * summarises the files with the same parser as `store-doctor fleet`).
+ */
+import { useMemo, useState } from 'react';
+import type { FleetNode, FleetSummary } from '../../../shared/fleet';
+import { describeError } from '../actions/run';
+import { getClient } from '../client';
+import { ErrorText } from '../components/ErrorText';
+import { formatBytes, formatCount } from '../format';
+
+type Column = 'node' | 'guardState' | 'outputsAtRisk' | 'backlogChunks' | 'oldestBacklogSeconds' | 'quarantineChunks' | 'damagedChunks' | 'restores';
+
+const COLUMNS: { key: Column; label: string; num?: boolean }[] = [
+  { key: 'node', label: 'Node' },
+  { key: 'guardState', label: 'Guard' },
+  { key: 'outputsAtRisk', label: 'Outputs at risk', num: true },
+  { key: 'backlogChunks', label: 'Backlog', num: true },
+  { key: 'oldestBacklogSeconds', label: 'Oldest', num: true },
+  { key: 'quarantineChunks', label: 'Quarantine', num: true },
+  { key: 'damagedChunks', label: 'Damaged', num: true },
+  { key: 'restores', label: 'Restores', num: true },
+];
+
+export function formatSeconds(s: number | null): string {
+  if (s === null) return '—';
+  if (s >= 86400) return `${(s / 86400).toFixed(1)} d`;
+  if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;
+  if (s >= 60) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s)} s`;
+}
+
+function compare(a: FleetNode, b: FleetNode, key: Column): number {
+  const x = a[key];
+  const y = b[key];
+  if (typeof x === 'string' || typeof y === 'string') return String(x).localeCompare(String(y));
+  return (x ?? -1) - (y ?? -1);
+}
+
+function NodeReportPanel({ node, onClose }: { node: FleetNode; onClose: () => void }) {
+  const r = node.report;
+  return (
+    <section className="card" aria-label={`Report of ${node.node}`}>
+      <h3>
+        {node.node} <span className="muted">({node.file})</span>
+      </h3>
+      <p>
+        Guard {r.guard.state} since {r.guard.startedAt}, {r.guard.restores} restore(s); store {r.storePath}; report of {r.generatedAt}.
+      </p>
+      <table className="compact">
+        <thead>
+          <tr>
+            <th>Output</th>
+            <th>Bucket</th>
+            <th className="num">Persisted index</th>
+            <th className="num">Guarded</th>
+            <th>sequence/</th>
+            <th>Risks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.outputs.map((o) => (
+            <tr key={`${o.bucket}/${o.id}`}>
+              <td>{o.displayName}</td>
+              <td>{o.bucket}</td>
+              <td className="num">{o.persistedIndex ?? 'missing'}</td>
+              <td className="num">
+                {o.guardedIndex ?? '—'}
+                {o.guardedIndex !== null && !o.guardedFinal ? ' (not final)' : ''}
+              </td>
+              <td>{!o.sequencePresent ? 'missing' : o.sequenceProtected ? 'protected (marker)' : 'present'}</td>
+              <td>{o.risks.length ? o.risks.join('; ') : 'none seen'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h4>Backlog</h4>
+      <ul>
+        {r.roots.map((root) => (
+          <li key={root.rootPath}>
+            {root.bucket}:{' '}
+            {root.backlog.map((b) => `${b.kind} ${formatCount(b.chunks)} (${formatBytes(b.bytes)}, oldest ${formatSeconds(b.oldestAgeSeconds)})`).join(', ')};
+            quarantine {root.quarantineChunks}, damaged {root.damagedChunks}
+          </li>
+        ))}
+      </ul>
+      {r.guard.messages.length > 0 && (
+        <>
+          <h4>Guard log</h4>
+          <pre className="wrap">{r.guard.messages.slice(-20).join('\n')}</pre>
+        </>
+      )}
+      <button type="button" className="small" onClick={onClose}>
+        Back to the fleet
+      </button>
+    </section>
+  );
+}
+
+export function FleetView() {
+  const [folder, setFolder] = useState('');
+  const [summary, setSummary] = useState<FleetSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sort, setSort] = useState<{ key: Column | null; desc: boolean }>({ key: null, desc: false });
+  const [selected, setSelected] = useState<string | null>(null);
+
+  const rows = useMemo(() => {
+    const nodes = summary?.nodes ?? [];
+    if (!sort.key) return nodes; // the engine's order: most at risk first
+    const key = sort.key;
+    return [...nodes].sort((a, b) => (sort.desc ? -1 : 1) * compare(a, b, key) || a.node.localeCompare(b.node));
+  }, [summary, sort]);
+
+  async function open() {
+    setBusy(true);
+    setError(null);
+    try {
+      setSummary(await getClient().request('fleet.open', { path: folder.trim() }));
+      setSelected(null);
+    } catch (e) {
+      setError(describeError(e, 'Opening the fleet folder'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const node = selected ? (summary?.nodes.find((n) => n.file === selected) ?? null) : null;
+  const t = summary?.totals;
+  return (
+    <div className="view">
+      <h2>Fleet</h2>
+      <form
+        className="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void open();
+        }}
+      >
+        <label>
+          Folder of report.json files
+          <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/srv/fleet-reports" />
+        </label>
+        <button type="submit" disabled={busy || !folder.trim()}>
+          Open fleet
+        </button>
+      </form>
+      <ErrorText error={error} />
+      {summary && t && !node && (
+        <section className="card" aria-label="Nodes">
+          <p data-testid="fleet-totals">
+            {t.nodes} node(s): {t.nodesAtRisk} with outputs at risk ({t.outputsAtRisk} outputs) · backlog {formatCount(t.backlogChunks)} chunks (
+            {formatBytes(t.backlogBytes)}) · quarantine {t.quarantineChunks} · damaged {t.damagedChunks}
+          </p>
+          <table className="compact">
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th key={c.key} className={c.num ? 'num' : undefined} aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+                    <button type="button" className="link" onClick={() => setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : !!c.num }))}>
+                      {c.label}
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((n) => (
+                <tr key={n.file} className={n.outputsAtRisk ? 'at-risk' : undefined}>
+                  <td>
+                    <button type="button" className="link" onClick={() => setSelected(n.file)}>
+                      {n.node}
+                    </button>
+                  </td>
+                  <td>{n.guardState}</td>
+                  <td className="num">
+                    {n.outputsAtRisk}/{n.outputs}
+                  </td>
+                  <td className="num">
+                    {formatCount(n.backlogChunks)} ({formatBytes(n.backlogBytes)})
+                  </td>
+                  <td className="num">{formatSeconds(n.oldestBacklogSeconds)}</td>
+                  <td className="num">{n.quarantineChunks}</td>
+                  <td className="num">{n.damagedChunks}</td>
+                  <td className="num">{n.restores}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {summary.skipped.length > 0 && (
+            <>
+              <h3>Not read</h3>
+              <ul>
+                {summary.skipped.map((s) => (
+                  <li key={s.file}>
+                    {s.file}: {s.error}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </section>
+      )}
+      {node && <NodeReportPanel node={node} onClose={() => setSelected(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * The guard door against a fake Fluent Bit (test/support/fake-fluent-bit.mjs) that handles its
+ * index like out_s3 does: in-place writes, an exit flush, and the graceful-stop deletion of
+ * sequence/ right after the last write. The real Fluent Bit runs the same scenario in
+ * test/fluent-bit/guard.fb.test.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Guard } from '../../../electron/cli/guard/door';
+import { buildNodeReport } from '../../../electron/cli/guard/report';
+import { nodeReportSchema } from '../../../shared/fleet';
+import { markerBytes, MARKER_NAME } from '../../../electron/engine/repair/protect';
+import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
+
+const FAKE = path.resolve(__dirname, '../../support/fake-fluent-bit.mjs');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let fx: Extracted | null = null;
+let sd: ReturnType<typeof tempDir> | null = null;
+const guards: Guard[] = [];
+const fakes: ChildProcess[] = [];
+afterEach(async () => {
+  for (const p of fakes.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  for (const g of guards.splice(0)) await g.stop();
+  fx?.cleanup();
+  sd?.cleanup();
+  fx = sd = null;
+});
+
+function config(storeDir: string, file: string): string {
+  writeFileSync(
+    file,
+    `[OUTPUT]\n    name s3\n    match *\n    bucket fb-crash\n    region us-east-1\n    store_dir ${storeDir}\n    s3_key_format /$TAG/%Y/%m/%d/$INDEX\n    use_put_object On\n`,
+  );
+  return file;
+}
+
+async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+interface Fake {
+  proc: ChildProcess;
+  out: () => string;
+  stop: () => Promise<void>;
+}
+async function startFake(root: string, everyMs: number, flush: number): Promise<Fake> {
+  const proc = spawn(process.execPath, [FAKE, root, '0', String(everyMs), String(flush)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  fakes.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += String(d)));
+  await until('the fake Fluent Bit', () => out.includes('ready'));
+  return {
+    proc,
+    out: () => out,
+    stop: async () => {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const seqFile = (root: string) => path.join(root, 'sequence', 'index_metadata', 'seq_index_0');
+const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : null);
+const logs: string[] = [];
+function newGuard(storeDir: string, conf: string, stateDir: string, opts: { marker?: boolean } = {}): Guard {
+  const g = new Guard({ store: storeDir, config: conf, stateDir, pollMs: 200, refreshDebounceMs: 50, log: (l) => logs.push(l), ...opts });
+  guards.push(g);
+  return g;
+}
+
+describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
+  it('keeps the exit flush values and restores the final one the moment the graceful stop deleted sequence/', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const state = path.join(sd.dir, 'state');
+    const g = newGuard(fx.storeDir, conf, state);
+    await g.start();
+    expect(g.state).toBe('watching');
+    const fb = await startFake(fx.root, 40, 3);
+    expect(fb.out()).toMatch(/Continuing at index=6/);
+    await until('three uploads', () => /used index 8/.test(fb.out()));
+    await fb.stop(); // exit flush: 3 more values, then sequence/ is deleted within a millisecond
+    const used = [...fb.out().matchAll(/used index (\d+)/g)].map((m) => Number(m[1]));
+    const last = Math.max(...used);
+    await until('the restored index file', () => read(seqFile(fx!.root)) === String(last + 1));
+    await until('the restore counted', () => g.restores === 1);
+    expect(read(path.join(state, 'fb-crash', 'seq_index_0'))).toBe(String(last + 1));
+    expect(JSON.parse(readFileSync(path.join(state, 'fb-crash', 'final.json'), 'utf8'))).toEqual({ 0: last + 1 });
+    expect(g.restores).toBe(1);
+    expect(g.latencies).toHaveLength(1);
+    // the restore is a repair: in the store's journal; the shadow updates are not
+    const journal = readFileSync(path.join(fx.root, '.store-doctor', 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(journal.filter((l) => l.type === 'action').map((l) => l.action)).toEqual(['restore-index']);
+    // the next start continues after every used value
+    const fb2 = await startFake(fx.root, 40, 0);
+    expect(fb2.out()).toMatch(new RegExp(`Continuing at index=${last + 1}\\b`));
+    await fb2.stop();
+    await until('the second restore', () => g.restores === 2);
+    const report = nodeReportSchema.parse(buildNodeReport(g, { version: 'test', node: 'n1' }));
+    expect(report.outputs[0]).toMatchObject({ id: 0, bucket: 'fb-crash', guardedIndex: last + 1, guardedFinal: true, restores: 2 });
+  });
+
+  it('survives its own restart: the state folder holds the final value, restored when sequence/ is missing at start', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const state = path.join(sd.dir, 'state');
+    const g1 = newGuard(fx.storeDir, conf, state);
+    await g1.start();
+    const fb = await startFake(fx.root, 30, 2);
+    await until('uploads', () => /used index 7/.test(fb.out()));
+    await g1.stop(); // the guard goes down while Fluent Bit runs; its state stays
+    await sleep(100);
+    const kept = Number(read(path.join(state, 'fb-crash', 'seq_index_0')));
+    expect(kept).toBeGreaterThanOrEqual(8);
+    const g2 = newGuard(fx.storeDir, conf, state);
+    await g2.start();
+    await fb.stop();
+    const final = Math.max(...[...fb.out().matchAll(/used index (\d+)/g)].map((m) => Number(m[1]))) + 1;
+    await until('the restore', () => read(seqFile(fx!.root)) === String(final));
+    await g2.stop();
+    // now the guard is down while the store loses sequence/ again: a third guard restores from its state
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    const g3 = newGuard(fx.storeDir, conf, state);
+    await g3.start();
+    await until('the restore at start', () => read(seqFile(fx!.root)) === String(final));
+  });
+
+  it('a value not known to be final is never restored without bucket evidence', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const state = path.join(sd.dir, 'state');
+    mkdirSync(path.join(state, 'fb-crash'), { recursive: true });
+    writeFileSync(path.join(state, 'fb-crash', 'seq_index_0'), '40'); // a copy taken while Fluent Bit ran (no final.json)
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    const g = newGuard(fx.storeDir, conf, state);
+    await g.start();
+    await until('the refusal', () => g.roots.get(fx!.root)?.problem);
+    expect(g.roots.get(fx.root)!.problem).toMatch(/not known to be final/);
+    expect(existsSync(seqFile(fx.root))).toBe(false);
+    const report = buildNodeReport(g, { version: 'test' });
+    expect(report.outputs[0].risks.join('\n')).toMatch(/missing or unreadable: the next start counts \$INDEX from 0 \(the guard keeps 40\)/);
+  });
+
+  it('waits for a missing store, then guards it', async () => {
+    sd = tempDir('sd-guard-');
+    const storeDir = path.join(sd.dir, 'later', 'store');
+    const conf = config(storeDir, path.join(sd.dir, 'fb.conf'));
+    const g = newGuard(storeDir, conf, path.join(sd.dir, 'state'));
+    const started = g.start();
+    await sleep(300);
+    expect(g.state).toBe('waiting-for-store');
+    mkdirSync(path.join(storeDir, 'fb-crash', 'sequence', 'index_metadata'), { recursive: true });
+    writeFileSync(seqFile(path.join(storeDir, 'fb-crash')), '3');
+    await started;
+    expect(g.state).toBe('watching');
+    await until('the value kept', () => read(path.join(sd!.dir, 'state', 'fb-crash', 'seq_index_0')) === '3');
+  });
+
+  it('--marker: keeps a marker chunk in sequence/ where it is safe, also after a restore; refused when an output without $INDEX shares the root', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const marker = path.join(fx.root, 'sequence', MARKER_NAME);
+    const g = newGuard(fx.storeDir, conf, path.join(sd.dir, 'state'), { marker: true });
+    await g.start();
+    expect(readFileSync(marker).equals(markerBytes())).toBe(true);
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    await until('the restore and the marker', () => g.restores === 1 && existsSync(marker));
+    expect(read(seqFile(fx.root))).toBe('6');
+    await g.stop();
+    // another output on the same root without $INDEX would upload the marker: refused, logged, nothing written
+    const fx2 = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    try {
+      const conf2 = path.join(sd.dir, 'two.conf');
+      writeFileSync(
+        conf2,
+        readFileSync(config(fx2.storeDir, path.join(sd.dir, 'one.conf')), 'utf8') +
+          `[OUTPUT]\n    name s3\n    match *\n    bucket fb-crash\n    region us-east-1\n    store_dir ${fx2.storeDir}\n    s3_key_format /$TAG/%Y/%m/%d/%H%M%S-$UUID\n`,
+      );
+      logs.length = 0;
+      const g2 = newGuard(fx2.storeDir, conf2, path.join(sd.dir, 'state2'), { marker: true });
+      await g2.start();
+      expect(existsSync(path.join(fx2.root, 'sequence', MARKER_NAME))).toBe(false);
+      expect(logs.join('\n')).toMatch(/marker not placed in fb-crash: .*has no \$INDEX/);
+    } finally {
+      fx2.cleanup();
+    }
+  });
+});
