@@ -83,7 +83,7 @@ describe('writes and pictures', () => {
     expect(own).toContain(path.join(root, '.store-doctor', 'backups', '<action id>'));
     expect(own).toContain('sequence/index_metadata/seq_index_0');
     await expect(plan.getByTestId('process-check').textContent()).resolves.toMatch(
-      /^✓ No process has a file open, mapped, or its working directory under this root/,
+      /^✓ No process uses this root: none of the \d+ processes in \/proc has a file or folder of it open or mapped, or its working directory there \(checked by device and inode\)/,
     );
     await page.getByLabel('Bucket name to confirm').fill('fb-index-reset');
     await screenshot(page, 'item07-plan-with-own-writes');

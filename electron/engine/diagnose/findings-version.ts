@@ -74,7 +74,7 @@ export function quarantineFinding(root: RootReport, v: VersionView, outputId: nu
       code: 'QUARANTINE_DOWNGRADE',
       severity: q.length ? 'warning' : 'info',
       summary: q.length
-        ? `quarantine/ holds ${plural(q.length, 'chunk')} (${records} records, ${sizeText(size)}) that ${who(v)} uploads at its next start: it has no quarantine and sends the folder as an old stream (a 5.x store run by an older version).`
+        ? `quarantine/ holds ${plural(q.length, 'chunk')} (${records} records, ${sizeText(size)} of record data) that ${who(v)} uploads at its next start: it has no quarantine and sends the folder as an old stream (a 5.x store run by an older version).`
         : `quarantine/ exists (empty): a Fluent Bit 5.x ran on this store; ${who(v)} has no quarantine, so from now on a given-up chunk stays in its stream (and is lost at a graceful stop).`,
       evidence: [
         ...list,
@@ -99,7 +99,7 @@ export function quarantineFinding(root: RootReport, v: VersionView, outputId: nu
   return {
     code: 'QUARANTINED_DATA',
     severity: 'warning',
-    summary: `${plural(q.length, 'chunk')} (${records} records, ${sizeText(size)}) sit in quarantine/: ${only5 ? 'Fluent Bit never uploads them again' : 'what Fluent Bit does with them depends on its version'}.`,
+    summary: `${plural(q.length, 'chunk')} (${records} records, ${sizeText(size)} of record data) sit in quarantine/: ${only5 ? 'Fluent Bit never uploads them again' : 'what Fluent Bit does with them depends on its version'}.`,
     evidence: [...list, `${fate} (${VERSIONS_DOC} §3, §8)`],
     action: 'Replay them to the bucket create-only. A downgrade to a version before 5 would upload them as old buffers (measured with 4.2.8).',
     next: outputId !== null ? [next.replay(outputId)] : [],

@@ -63,5 +63,9 @@ export function explainS3Error(err: unknown, ctx: ExplainContext): string {
   if (code === 'NoSuchBucket' || code === 'NotFound' || status === 404) return `Bucket ${ctx.bucket} does not exist at ${ctx.endpoint}.`;
   if (code === 'AccessDenied' || code === 'Forbidden' || code === 'AllAccessDisabled' || status === 403)
     return `Access to bucket ${ctx.bucket} at ${ctx.endpoint} was denied${creds}: the credentials lack the permission, or the bucket belongs to another account.`;
-  return `The request to bucket ${ctx.bucket} at ${ctx.endpoint} failed: ${describeS3Error(err)}.`;
+  // Our own listing error (already a sentence: "cannot list bucket …", with the SDK's code inside).
+  if (e.name === 'S3EvidenceError') return sentence(`${message.charAt(0).toUpperCase()}${message.slice(1)}`);
+  return sentence(`The request to bucket ${ctx.bucket} at ${ctx.endpoint} failed: ${describeS3Error(err)}`);
 }
+
+const sentence = (t: string) => (/[.!?]$/.test(t) ? t : `${t}.`);

@@ -129,11 +129,8 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
           endpoint: shown.endpoint ?? `https://s3.${shown.region ?? s3.region}.amazonaws.com`,
           region: shown.region ?? s3.region,
         });
-        const code = (err as { code?: unknown }).code;
-        throw new EngineError(
-          code === 'not-found' || code === 'forbidden' ? code : 'failed',
-          `${reason} Nothing was changed (a listing only reads); the evidence shown before stays as it was.`,
-        );
+        // 'failed', never 'not-found'/'forbidden': those name a store or path of this session (bad usage).
+        throw new EngineError('failed', `${reason} Nothing was changed (a listing only reads); the evidence shown before stays as it was.`);
       } finally {
         client.destroy();
       }

@@ -106,7 +106,7 @@ describe('real Fluent Bit v5.0.9 scenarios', () => {
     // the recorder listing carries ListParts: the ETags are compared too
     const withParts = await run(['s3-objects-after-crash.json'], []);
     const p2 = finding(withParts.diagnosis.outputs[0], 'MULTIPART_PENDING')!;
-    expect(p2.evidence.join()).toMatch(/matches the server upload \(2 parts, 12\.7 MB\)/);
+    expect(p2.evidence.join()).toMatch(/matches the server upload \(2 parts, 12 MiB\)/);
   });
 
   it('buffered-backlog-no-ordering: backlog, quarantine and a missing index', async () => {

@@ -91,7 +91,7 @@ describe('quarantine/: kept by 5.x, uploaded by 4.2.8 (downgrade)', () => {
     // its config has http:// without tls Off, which only 1.x cannot take: no config finding for 5.x
     expect(versioned(d)).toEqual(['BUFFERED_BACKLOG', 'QUARANTINED_DATA']);
     const q = find(d, 'QUARANTINED_DATA')!;
-    expect(q.summary).toBe('2 chunks (104 records, 11.6 kB) sit in quarantine/: Fluent Bit never uploads them again.');
+    expect(q.summary).toBe('2 chunks (104 records, 11 KiB of record data) sit in quarantine/: Fluent Bit never uploads them again.');
     expect(q.evidence.at(-1)).toBe('5.0.9 and 5.1.1 never upload them again (measured) (docs/fluent-bit-versions.md §3, §8)');
     expect(find(d, 'BUFFERED_BACKLOG')!.evidence.slice(-2)).toEqual([
       'retry_limit 1: 5.0.9 and 5.1.1 give up above the limit: 2 tries (measured) (docs/fluent-bit-versions.md §4)',
@@ -105,7 +105,7 @@ describe('quarantine/: kept by 5.x, uploaded by 4.2.8 (downgrade)', () => {
     const g = find(d, 'QUARANTINE_DOWNGRADE')!;
     expect(g.severity).toBe('warning');
     expect(g.summary).toBe(
-      'quarantine/ holds 2 chunks (104 records, 11.6 kB) that Fluent Bit 4.2.8 uploads at its next start: it has no quarantine and sends the folder as an old stream (a 5.x store run by an older version).',
+      'quarantine/ holds 2 chunks (104 records, 11 KiB of record data) that Fluent Bit 4.2.8 uploads at its next start: it has no quarantine and sends the folder as an old stream (a 5.x store run by an older version).',
     );
     expect(g.evidence.at(-1)).toBe(
       'measured: 4.2.8 started on stores of 5.0.9 and 5.1.1 uploaded every quarantined record (104 and 98) exactly once and removed quarantine/ (docs/fluent-bit-versions.md §8)',

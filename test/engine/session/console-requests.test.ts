@@ -58,7 +58,9 @@ describe('store.openDemoCopy, history.list', () => {
     expect(plan.bookkeeping[2].target.endsWith(path.sep)).toBe(true);
     expect(plan.bookkeeping[2].description).toContain('sequence/index_metadata/seq_index_0');
     expect(plan.processCheck).toMatchObject({ checked: true, processes: [] });
-    expect(plan.processCheck.text).toMatch(/^No process has a file open, mapped, or its working directory under this root/);
+    expect(plan.processCheck.text).toMatch(
+      /^No process uses this root: none of the \d+ processes in \/proc has a file or folder of it open or mapped, or its working directory there \(checked by device and inode\)\.$/,
+    );
 
     const applied = await ok(e, 'repair.apply', { storeId: demo.storeId, planId: plan.planId, confirm: plan.confirm });
     expect(applied).toMatchObject({ applied: true, verified: true });
