@@ -2,7 +2,9 @@
  * The shadow protection as the README documents it: `protect-index --method shadow` from a timer
  * while Fluent Bit runs, `restore-index` (ExecStartPre) before the next start. The graceful stop's
  * exit flush uses indices after the last shadow copy; restoring the copy must not hand Fluent Bit
- * an index it already used (issue 10: today the next start overwrites those objects).
+ * an index it already used (issue 10: the next start overwrote those objects). A copy taken while
+ * Fluent Bit runs is not known to be final, so restore-index refuses it without bucket evidence
+ * (nothing written) and, given the live bucket, restores above every used index.
  */
 import { expect, it } from 'vitest';
 import { describeCli } from './support/cli';
@@ -26,8 +28,14 @@ forEachFluentBit('shadow', (fb) => {
       const records = (await bucketRecords(lab)).tally.counts.keys();
       const hi = highestIndex(before.objects.map((o) => o.key))!;
 
-      // …and the documented ExecStartPre puts it back before the next start.
-      const restore = await lab.cli(['restore-index', lab.storeDir, '--config', conf, '--shadow-dir', shadowDir, '--apply']);
+      // Without bucket evidence the copy cannot be trusted: refused, nothing written.
+      const blind = await lab.cli(['restore-index', lab.storeDir, '--config', conf, '--shadow-dir', shadowDir, '--apply']);
+      expect(blind.code, describeCli(blind)).toBe(5);
+      expect(blind.stdout).toMatch(/not known to be final/);
+      expect(persistedIndex(lab), 'a refused restore writes nothing').toBeNull();
+
+      // …and the documented ExecStartPre (with the live bucket) puts it back before the next start.
+      const restore = await lab.cli(['restore-index', lab.storeDir, '--config', conf, '--shadow-dir', shadowDir, '--live', '--apply']);
       expect(restore.code, describeCli(restore)).toBe(0);
       expect.soft(persistedIndex(lab), `restored index vs highest index in the bucket (${hi})\n${describeCli(restore)}`).toBeGreaterThan(hi);
 
