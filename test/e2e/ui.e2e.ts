@@ -108,7 +108,7 @@ describe('Store Doctor UI in Chromium', () => {
     const records = page.getByTestId('records');
     await records.locator('li').first().waitFor();
     const first = await records.locator('li').first().textContent();
-    expect(first).toMatch(/"svc": "(web|db|kernel)"/);
+    expect(first).toMatch(/^\{"date":"[^"]+","svc":"(web|db|kernel)",/);
     await screenshot(page, '04-inspector');
     expect(errors).toEqual([]);
     await page.context().close();
