@@ -1,4 +1,5 @@
 /** Hand-built StoreReports for diagnose tests (shape as the store scanner produces it). */
+import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { ChunkInfo, ChunkStatus, MultipartRecord, RootReport, S3Evidence, SeqIndexInfo, StoreReport, StreamInfo } from '../../../shared/model';
 
 export function chunk(stream: string, name: string, over: Partial<ChunkInfo> & { status?: ChunkStatus } = {}): ChunkInfo {
@@ -100,3 +101,18 @@ export function evidence(keys: [string, string][], over: Partial<S3Evidence> = {
     ...over,
   };
 }
+
+/** A classic config of `[OUTPUT]` sections, each given as `key value; key value`. */
+export const conf = (...outputs: string[]) =>
+  parseFluentBitConfig(
+    outputs
+      .map(
+        (o) =>
+          `[OUTPUT]\n${o
+            .split(';')
+            .map((l) => `    ${l.trim()}`)
+            .join('\n')}\n`,
+      )
+      .join(''),
+    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
+  );

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { commandsOf } from '../../support/commands';
 import { diagnose, findResets, worstSeverity } from '../../../electron/engine/diagnose';
-import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis, FluentBitConfig } from '../../../shared/model';
-import { chunk, evidence, mpRecord, report, root, seq, stream } from './build-report';
+import { chunk, conf, evidence, mpRecord, report, root, seq, stream } from './build-report';
 
-const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(
-    outputs
-      .map(
-        (o) =>
-          `[OUTPUT]\n${o
-            .split(';')
-            .map((l) => `    ${l.trim()}`)
-            .join('\n')}\n`,
-      )
-      .join(''),
-    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
-  );
 const codes = (d: Diagnosis, i = 0) => d.outputs[i].findings.map((f) => f.code);
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 

@@ -5,23 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { commandsOf } from '../../support/commands';
 import { diagnose } from '../../../electron/engine/diagnose';
-import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis } from '../../../shared/model';
-import { evidence, report, root, seq } from './build-report';
+import { conf, evidence, report, root, seq } from './build-report';
 
-const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(
-    outputs
-      .map(
-        (o) =>
-          `[OUTPUT]\n${o
-            .split(';')
-            .map((l) => `    ${l.trim()}`)
-            .join('\n')}\n`,
-      )
-      .join(''),
-    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
-  );
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 const at = new Date('2026-11-29T20:00:00Z');
 const segments = (n: number): [string, string][] => Array.from({ length: n }, (_, i) => [`a/${i}`, '2026-11-29T10:00:00Z']);

@@ -1,24 +1,10 @@
 /** Review of issue 3: incomplete evidence, recommended commands that really run, UTC restart times. */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../electron/engine/diagnose';
-import { parseFluentBitConfig } from '../../../electron/engine/fluentbit';
 import type { Diagnosis } from '../../../shared/model';
-import { chunk, evidence, report, root, seq, stream } from './build-report';
+import { chunk, conf, evidence, report, root, seq, stream } from './build-report';
 import { actionText, commandsOf } from '../../support/commands';
 
-const conf = (...outputs: string[]) =>
-  parseFluentBitConfig(
-    outputs
-      .map(
-        (o) =>
-          `[OUTPUT]\n${o
-            .split(';')
-            .map((l) => `    ${l.trim()}`)
-            .join('\n')}\n`,
-      )
-      .join(''),
-    { fileName: '/etc/fb/fluent-bit.conf', env: {} },
-  );
 const find = (d: Diagnosis, code: string, i = 0) => d.outputs[i].findings.find((f) => f.code === code);
 const all = (d: Diagnosis) => [...d.outputs.flatMap((o) => o.findings), ...d.storeFindings];
 const partlyDenied = (keys: [string, string][]) =>
