@@ -18,6 +18,11 @@ export default defineConfig(
     },
   },
   {
+    // One job per file: a budget of code lines (comments and blank lines do not count).
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    rules: { 'max-lines': ['error', { max: 350, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
