@@ -77,9 +77,9 @@ async function serverUploads(client: S3Client, bucket: string, prefix: string | 
   }
 }
 
-export async function planMultipart(input: MultipartInput): Promise<RepairPlan & { settle: SettleItem[] }> {
+export async function planMultipart(input: MultipartInput): Promise<RepairPlan> {
   const rootPath = path.resolve(input.rootPath);
-  const plan: RepairPlan & { settle: SettleItem[] } = {
+  const plan: RepairPlan = {
     action: 'multipart',
     storePath: path.resolve(input.storePath),
     rootPath,
@@ -88,7 +88,6 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
     steps: [],
     warnings: [],
     refusals: [],
-    settle: [],
   };
   const empty = () => ({ kind: 'multipart' as const, rootPath, bucket: input.bucket, settle: [], records: [], unsettled: [] });
   // Settling removes local records and journals in the root: never from an archive or a read-only source.
@@ -135,7 +134,6 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan &
       ...(loose ? { parts: await serverParts(input.client, input.bucket, u.key, u.uploadId, input.signal) } : {}),
     });
   const s = settleMultipart(records, own, orphans, input.decision ?? 'auto', !!input.abortOrphans);
-  plan.settle = s.items;
   for (const item of s.items) {
     if (item.op === 'complete' && (await headObject(input.client, input.bucket, item.key, input.signal)))
       plan.refusals.push({

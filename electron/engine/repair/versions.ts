@@ -52,13 +52,13 @@ async function listAllVersions(client: S3Client, bucket: string, prefix: string 
   }
 }
 
-export async function planRecoverVersions(input: RecoverInput): Promise<RepairPlan & { copies: RecoveryCopy[] }> {
+export async function planRecoverVersions(input: RecoverInput): Promise<RepairPlan> {
   const stamp = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const recoveryPrefix = input.recoveryPrefix ?? `store-doctor-recovered/${stamp}/`;
-  const plan: RepairPlan & { copies: RecoveryCopy[] } = {
+  const plan: RepairPlan = {
     action: 'recover-versions',
     storePath: input.storePath,
     rootPath: null,
@@ -67,8 +67,8 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
     steps: [],
     warnings: [],
     refusals: [],
-    copies: [],
   };
+  const copies: RecoveryCopy[] = [];
   const src = await checkWriteAllowed(input.storePath, { archive: input.archive, readOnlySource: input.readOnlySource, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);
   if (src.refusals.length) {
@@ -100,7 +100,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
         etag: v.etag,
         targetKey: `${recoveryPrefix}${key}.version-${i + 1}-${v.versionId}`,
       };
-      plan.copies.push(copy);
+      copies.push(copy);
       plan.steps.push({
         kind: 'copy-object',
         target: `s3://${input.bucket}/${copy.targetKey}`,
@@ -108,19 +108,19 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
       });
     });
   }
-  if (plan.copies.length)
+  if (copies.length)
     plan.steps.push({
       kind: 'put-object',
       target: `s3://${input.bucket}/${recoveryPrefix}manifest.json`,
       description: 'manifest: every copy with its source key, version id and time',
     });
-  plan.summary = plan.copies.length
-    ? `Recover ${plan.copies.length} overwritten version(s) of ${new Set(plan.copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}.`
+  plan.summary = copies.length
+    ? `Recover ${copies.length} overwritten version(s) of ${new Set(copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}.`
     : 'No overwritten versions found: nothing to recover.';
   plan.why.push(
     'Keys reused after an index reset keep their earlier data only as non-current versions; copies under a new prefix make them ordinary objects again, and a lifecycle rule can no longer expire them.',
   );
-  plan.details = { kind: 'recover', bucket: input.bucket, copies: plan.copies, recoveryPrefix };
+  plan.details = { kind: 'recover', bucket: input.bucket, copies, recoveryPrefix };
   return plan;
 }
 

@@ -9,7 +9,7 @@ import { applyRecoverVersions, planRecoverVersions } from '../../../electron/eng
 import { undoLast } from '../../../electron/engine/repair/undo';
 import { getObjectBytes } from '../../../electron/engine/repair/s3ops';
 import { newBucket, testClient } from './s3env';
-import { tempDir } from './helpers';
+import { copiesOf, settleOf, tempDir } from './helpers';
 import { s3Enabled } from '../../support/s3';
 import { twoTagCrash } from './two-tag';
 
@@ -53,8 +53,8 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       const orphan = await startUpload(client, bucket, 'orphan/key-1');
       const report = await scanStore(root);
       const plan = await planMultipart({ storePath: root, rootPath: root, root: report.roots[0], bucket, client, skipProcessCheck: true });
-      expect(plan.settle.map((s) => s.op)).toEqual(['complete']);
-      expect(plan.settle[0].parts.map((p) => p.partNumber)).toEqual([1, 2]);
+      expect(settleOf(plan).map((s) => s.op)).toEqual(['complete']);
+      expect(settleOf(plan)[0].parts.map((p) => p.partNumber)).toEqual([1, 2]);
       expect(plan.warnings.join('\n')).toContain(orphan.uploadId);
       const r = await applyMultipart(plan, { client, skipProcessCheck: true });
       expect(r.verified).toBe(true);
@@ -75,7 +75,11 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
         skipProcessCheck: true,
       });
       // the restored record now points at a completed upload: forget it; the orphan is aborted
-      expect(p2.settle.map((s) => s.op).sort()).toEqual(['abort', 'forget']);
+      expect(
+        settleOf(p2)
+          .map((s) => s.op)
+          .sort(),
+      ).toEqual(['abort', 'forget']);
       await applyMultipart(p2, { client, skipProcessCheck: true });
       expect(await uploads(client, bucket)).toEqual([]);
       expect(existsSync(rec)).toBe(false);
@@ -95,7 +99,7 @@ describe.skipIf(!s3Enabled())('multipart settlement against RGW', () => {
       writeRecord(root, '2-2', 'k/two', up2.uploadId, up2.etags);
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'k/two', Body: 'existing' }));
       const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-      const one = plan.settle.find((s) => s.key === 'k/one')!;
+      const one = settleOf(plan).find((s) => s.key === 'k/one')!;
       // abort deletes the parts for good: only with --abort (was 'abort' by default, a data-loss bug)
       expect(one.op).toBe('none');
       expect(one.reason).toMatch(/ETag differs: 2/);
@@ -137,7 +141,7 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
     // Fluent Bit reads the last line for part 1: the other upload's ETag (InvalidPart at its next start)
     expect(report.roots[0].streams[0].chunks[0].multipart?.completeParts).toEqual([{ partNumber: 1, etag: x.etags[1] }]);
     const plan = await planMultipart({ storePath: root, rootPath: root, root: report.roots[0], bucket, client, decision: 'complete', skipProcessCheck: true });
-    expect(plan.settle.map((s) => `${s.key} ${s.op} ${s.recordRole}`)).toEqual([`${x.a.key} complete own`, `${x.h.key} complete lines`]);
+    expect(settleOf(plan).map((s) => `${s.key} ${s.op} ${s.recordRole}`)).toEqual([`${x.a.key} complete own`, `${x.h.key} complete lines`]);
     expect(plan.steps.map((s) => s.kind)).toEqual(['complete-upload', 'complete-upload', 'delete-file']);
     expect(plan.details).toMatchObject({ kind: 'multipart', records: [x.rec], unsettled: [] });
     const r = await applyMultipart(plan, { client, skipProcessCheck: true });
@@ -152,7 +156,7 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
     expect(existsSync(x.rec)).toBe(true);
     // both uploads are gone now: the restored record is forgotten
     const again = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-    expect(again.settle.map((s) => s.op)).toEqual(['forget']);
+    expect(settleOf(again).map((s) => s.op)).toEqual(['forget']);
     expect(again.why.join('\n')).toContain(`line part_number=1 etag=${x.etags[1]} matches no part of any open upload`);
   }, 60_000);
 
@@ -163,8 +167,8 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
     const root = path.join(t.dir, bucket);
     const x = await twoTagCrash(client, bucket, root);
     const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-    expect(plan.settle.map((s) => s.op)).toEqual(['complete', 'complete']);
-    expect(plan.settle[1].parts).toEqual([{ partNumber: 1, etag: x.etags[1] }]);
+    expect(settleOf(plan).map((s) => s.op)).toEqual(['complete', 'complete']);
+    expect(settleOf(plan)[1].parts).toEqual([{ partNumber: 1, etag: x.etags[1] }]);
   }, 60_000);
 
   it('a part below 5 MiB that is not the last (and a gap): nothing completed, the record kept, the upload reported unsettled; abort on request', async () => {
@@ -187,8 +191,8 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
     const rec = path.join(dir, '1-1');
     writeFileSync(rec, encodeChunk({ meta: `/${key}\n${UploadId}`, content: [1, 2, 4].map((n, i) => `part_number=${n}\tetag=${etags[i]}\n`).join('') }));
     const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-    expect(plan.settle.map((s) => s.op)).toEqual(['none']);
-    expect(plan.settle[0].reason).toMatch(/part 1 is 0\.00 MiB, below the 5 MiB minimum, and not the last part/);
+    expect(settleOf(plan).map((s) => s.op)).toEqual(['none']);
+    expect(settleOf(plan)[0].reason).toMatch(/part 1 is 0\.00 MiB, below the 5 MiB minimum, and not the last part/);
     expect(plan.steps).toEqual([]);
     const r = await applyMultipart(plan, { client, skipProcessCheck: true });
     expect(r.summary).toBe('Nothing settled: 1 upload(s) left as they are.');
@@ -207,8 +211,8 @@ describe.skipIf(!s3Enabled())('multipart settlement from ListParts: the two-tag 
       decision: 'complete',
       skipProcessCheck: true,
     });
-    expect(forced.settle[0]).toMatchObject({ op: 'none' });
-    expect(forced.settle[0].reason).toMatch(/^cannot complete: part 1 is 0\.00 MiB/);
+    expect(settleOf(forced)[0]).toMatchObject({ op: 'none' });
+    expect(settleOf(forced)[0].reason).toMatch(/^cannot complete: part 1 is 0\.00 MiB/);
     // asked to abort: the parts are gone, the record with them
     const abort = await planMultipart({
       storePath: root,
@@ -237,17 +241,17 @@ describe.skipIf(!s3Enabled())('version recovery against RGW', () => {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 2 data (overwrote run 1)' }));
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_1', Body: 'only once' }));
     const plan = await planRecoverVersions({ storePath: store.dir, bucket, client, recoveryPrefix: 'recovered/' });
-    expect(plan.copies).toHaveLength(1);
-    expect(plan.copies[0].targetKey).toMatch(/^recovered\/logs\/segment_0\.version-1-/);
+    expect(copiesOf(plan)).toHaveLength(1);
+    expect(copiesOf(plan)[0].targetKey).toMatch(/^recovered\/logs\/segment_0\.version-1-/);
     const r = await applyRecoverVersions(plan, { client });
     expect(r.verified).toBe(true);
-    expect((await getObjectBytes(client, bucket, plan.copies[0].targetKey)).toString()).toBe('run 1 data');
+    expect((await getObjectBytes(client, bucket, copiesOf(plan)[0].targetKey)).toString()).toBe('run 1 data');
     const manifest = JSON.parse((await getObjectBytes(client, bucket, 'recovered/manifest.json')).toString());
-    expect(manifest.copies[0]).toMatchObject({ sourceKey: 'logs/segment_0', status: 'copied', targetKey: plan.copies[0].targetKey });
+    expect(manifest.copies[0]).toMatchObject({ sourceKey: 'logs/segment_0', status: 'copied', targetKey: copiesOf(plan)[0].targetKey });
     // running it again never overwrites the copies
     const again = await planRecoverVersions({ storePath: store.dir, bucket, client, recoveryPrefix: 'recovered/' });
     const r2 = await applyRecoverVersions(again, { client });
     expect(r2.steps.every((s) => !s.ok && /not overwritten/.test(s.message))).toBe(true);
-    expect((await getObjectBytes(client, bucket, plan.copies[0].targetKey)).toString()).toBe('run 1 data');
+    expect((await getObjectBytes(client, bucket, copiesOf(plan)[0].targetKey)).toString()).toBe('run 1 data');
   }, 60_000);
 });

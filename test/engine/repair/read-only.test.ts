@@ -18,7 +18,7 @@ import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { seqIndexPaths } from '../../../electron/engine/repair/seqindex';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { extractFixture, FIXTURES, tempDir, type Extracted } from './helpers';
+import { copiesOf, type Extracted, extractFixture, FIXTURES, settleOf, tempDir } from './helpers';
 import { allVersions, newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -174,11 +174,11 @@ describe.skipIf(!s3Enabled())('read-only re-check for S3 actions (RGW)', () => {
         encodeChunk({ meta: '/k\nno-such-upload', content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' }),
       );
       const mp = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-      expect(mp.settle.map((s) => s.op)).toEqual(['forget']);
+      expect(settleOf(mp).map((s) => s.op)).toEqual(['forget']);
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'one' }));
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'two' }));
       const rv = await planRecoverVersions({ storePath: root, bucket, client, recoveryPrefix: 'rec/' });
-      expect(rv.copies).toHaveLength(1);
+      expect(copiesOf(rv)).toHaveLength(1);
       guardTestHooks.access = async (p) => {
         if (path.resolve(p).startsWith(t!.dir)) throw Object.assign(new Error('EROFS'), { code: 'EROFS' });
       };

@@ -16,7 +16,7 @@ import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { seqIndexPaths } from '../../../electron/engine/repair/seqindex';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { extractFixture, tempDir, type Extracted } from './helpers';
+import { type Extracted, extractFixture, settleOf, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -118,7 +118,7 @@ describe.skipIf(!s3Enabled())('store watch: S3 actions (RGW)', () => {
       };
       const first = rec('1');
       const p1 = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-      expect(p1.settle.map((s) => s.op)).toEqual(['forget']);
+      expect(settleOf(p1).map((s) => s.op)).toEqual(['forget']);
       const r1 = await applyMultipart(p1, { client, skipProcessCheck: true });
       expect(existsSync(first)).toBe(false);
       expect(changedWarnings(r1.warnings)).toEqual([]);

@@ -13,7 +13,7 @@ import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { applyReplay } from '../../../electron/engine/repair/replay-run';
 import { applyMultipart, planMultipart } from '../../../electron/engine/repair/multipart';
 import { encodeChunk } from '../../../electron/engine/chunk';
-import { extractFixture, tempDir, type Extracted } from './helpers';
+import { type Extracted, extractFixture, settleOf, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -78,7 +78,7 @@ describe.skipIf(!s3Enabled())('folders swapped for links after planning (RGW)', 
       const record = encodeChunk({ meta: '/k\nno-such-upload', content: 'part_number=1\tetag=0123456789abcdef0123456789abcdef\n' });
       writeFileSync(path.join(records, '1'), record);
       const plan = await planMultipart({ storePath: root, rootPath: root, root: (await scanStore(root)).roots[0], bucket, client, skipProcessCheck: true });
-      expect(plan.settle.map((s) => s.op)).toEqual(['forget']);
+      expect(settleOf(plan).map((s) => s.op)).toEqual(['forget']);
       const elsewhere = path.join(t.dir, 'elsewhere');
       renameSync(records, elsewhere);
       symlinkSync(elsewhere, records);
