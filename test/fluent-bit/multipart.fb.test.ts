@@ -8,6 +8,7 @@
 import { expect, it } from 'vitest';
 import { describeCli } from './support/cli';
 import { bucketRecords, storeRecords } from './support/checks';
+import { dataChunks } from './support/store';
 import type { DummyInput } from './support/config';
 import { expectContinuesAt, expectNothingLost } from './support/expect';
 import type { Lab } from './support/lab';
@@ -30,6 +31,8 @@ function multipartConfig(lab: Lab, label: string, tags: string[]): string {
 async function settleAndRestart(lab: Lab, config: string, label: string) {
   const store = lab.store();
   const buffered = storeRecords(store);
+  // A SIGKILL in the middle of Fluent Bit's own write tears a record in its buffer: it uploads it as it is.
+  const tornInStore = dataChunks(store).flatMap((c) => c.lines?.bad ?? []);
   const before = await lab.snapshot();
   expect(before.uploads.length, 'uploads left open by the SIGKILL (precondition)').toBeGreaterThan(0);
   const records = [...(await bucketRecords(lab)).tally.counts.keys()];
@@ -70,7 +73,7 @@ async function settleAndRestart(lab: Lab, config: string, label: string) {
       `${label}: Fluent Bit's completion errors`,
     )
     .toEqual([]);
-  const end = await expectNothingLost(lab, before, [...records, ...buffered, ...completed.tally.counts.keys()], `after ${label}`);
+  const end = await expectNothingLost(lab, before, [...records, ...buffered, ...completed.tally.counts.keys()], `after ${label}`, { tornInStore });
   expect
     .soft(
       end.after.uploads.map((u) => `${u.key} (${u.parts.length} parts)`),

@@ -11,15 +11,17 @@ export interface EndState {
 }
 
 /**
- * 0 objects of `before` overwritten, each of `expected` in the bucket exactly once, and no record
- * stored twice at all.
+ * 0 objects of `before` overwritten, each of `expected` in the bucket exactly once, no record
+ * stored twice at all, and every line of every object JSON — except lines in `tornInStore`: lines
+ * that were already torn in the buffer chunks before this run (a SIGKILL in the middle of Fluent
+ * Bit's own write), which Fluent Bit then uploads as they are. Those are logged, not hidden.
  */
 export async function expectNothingLost(
   lab: Lab,
   before: BucketSnapshot,
   expected: Iterable<string>,
   label: string,
-  opts: { dataKey?: (key: string) => boolean } = {},
+  opts: { dataKey?: (key: string) => boolean; tornInStore?: string[] } = {},
 ): Promise<EndState> {
   const after = await lab.snapshot();
   const ow = overwritten(before, after).map((o) => `${o.key}: ${o.why}`);
@@ -27,7 +29,16 @@ export async function expectNothingLost(
   const records = await bucketRecords(lab, opts.dataKey);
   const eo = exactlyOnce(expected, records.tally);
   expect.soft(eo.missing.length + eo.duplicated.length + eo.anyDuplicate.length, `${label}: ${describeExactlyOnce(eo)}`).toBe(0);
-  expect.soft(records.badLines, `${label}: lines in objects that are not JSON`).toEqual([]);
+  const torn = new Set(opts.tornInStore ?? []);
+  const fromTorn = records.badLines.filter((l) => torn.has(l.slice(l.indexOf(': ') + 2)));
+  if (fromTorn.length)
+    console.log(`${label}: ${fromTorn.length} line(s) torn in the buffer before this run, uploaded by Fluent Bit as they were:\n  ${fromTorn.join('\n  ')}`);
+  expect
+    .soft(
+      records.badLines.filter((l) => !fromTorn.includes(l)),
+      `${label}: lines in objects that are not JSON`,
+    )
+    .toEqual([]);
   return { after, records };
 }
 
