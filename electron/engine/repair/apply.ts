@@ -25,6 +25,7 @@ import { assertNotRefused, RefusedError } from './errors';
 import { applyRecoverVersions } from './versions';
 import { identityOf, rebase, resolveWriteRoot, type WriteRoot } from './confine';
 import { takeWriteLock } from './write-lock';
+import { startResult } from './result';
 
 export interface ApplyPlanOptions {
   force?: boolean;
@@ -114,14 +115,6 @@ function dispatch(plan: RepairPlan, opts: ApplyPlanOptions, root: WriteRoot | nu
     case undefined:
       if (plan.action === 'undo') return applyUndo(plan, opts);
       assertNotRefused(plan.refusals, opts.force);
-      return Promise.resolve({
-        action: plan.action,
-        applied: false,
-        summary: plan.summary,
-        steps: [],
-        undoId: null,
-        verified: true,
-        warnings: [...plan.warnings],
-      });
+      return Promise.resolve(startResult(plan));
   }
 }

@@ -10,7 +10,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../s3/sdk';
 import * as path from 'node:path';
-import type { RepairPlan, RepairResult, RootReport, SettleItem } from '../../../shared/model';
+import type { RepairPlan, RepairResult, RootReport } from '../../../shared/model';
 import { durableUnlink } from './atomic';
 import { assertInside } from './confine';
 import { assertNotRefused, forcedWarning } from './errors';
@@ -18,6 +18,7 @@ import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
 import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
 import { headObject, httpStatus, unquote } from './s3ops';
+import { startResult } from './result';
 
 export type { MultipartDecision } from './multipart-match';
 
@@ -184,16 +185,7 @@ export async function applyMultipart(
   assertNotRefused(plan.refusals, opts.force);
   const d = plan.details;
   if (d?.kind !== 'multipart') throw new Error('not a multipart plan');
-  const result: RepairResult = {
-    action: 'multipart',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: true,
-    warnings: [...plan.warnings],
-    unsettled: [...d.unsettled],
-  };
+  const result: RepairResult = { ...startResult(plan), unsettled: [...d.unsettled] };
   const settle = d.settle.filter((s) => s.op !== 'none');
   assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !d.records.length })).refusals, opts.force);
   if (!settle.length && !d.records.length) {

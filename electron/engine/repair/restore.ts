@@ -12,6 +12,7 @@ import { defaultShadowDir } from './protect';
 import { pruneJournal } from './journal-prune';
 import { finalValues, readShadow } from '../guard/shadow';
 import { readSeqIndexState, seqIndexPaths } from './seqindex';
+import { startResult } from './result';
 
 export interface RestoreInput {
   storePath: string;
@@ -124,15 +125,7 @@ export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}
   assertNotRefused(plan.refusals, opts.force);
   if (plan.details?.kind !== 'restore') throw new Error('not a restore-index plan');
   const subplans = plan.details.subplans;
-  const result: RepairResult = {
-    action: 'restore-index',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: true,
-    warnings: [...plan.warnings],
-  };
+  const result = startResult(plan);
   for (const sub of subplans) {
     const r = await applyIndexPlan(sub, opts);
     result.applied ||= r.applied;

@@ -10,6 +10,7 @@ import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed } from './guard';
 import { headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
+import { startResult } from './result';
 
 export interface RecoverInput {
   storePath: string;
@@ -132,16 +133,7 @@ export async function applyRecoverVersions(
   assertNotRefused((await checkWriteAllowed(plan.storePath, { skipProcessCheck: true })).refusals, false);
   const d = plan.details;
   if (d?.kind !== 'recover') throw new Error('not a recover-versions plan');
-  const result: RepairResult & { manifestKey: string | null } = {
-    action: 'recover-versions',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: true,
-    warnings: [...plan.warnings],
-    manifestKey: null,
-  };
+  const result: RepairResult & { manifestKey: string | null } = { ...startResult(plan), manifestKey: null };
   if (!d.copies.length) return result;
   const done: (RecoveryCopy & { status: string })[] = [];
   for (const c of d.copies) {
