@@ -21,7 +21,7 @@ import { TreeWatcher } from '../../engine/guard/tree-watch';
 import { CliSession } from '../session';
 import { processesGone } from './pids';
 import type { GuardState } from '../../../shared/fleet';
-import { rootFactsOf, sleep, streamOf, type GuardOptions, type OutputWatch, type RootWatch } from './root-watch';
+import { indexOutputsByBucket, isDir, newRootWatch, rootFactsOf, sleep, streamOf, waitOrWake, type GuardOptions, type RootWatch } from './root-watch';
 
 export type { GuardOptions, OutputWatch, RootWatch } from './root-watch';
 
@@ -86,13 +86,7 @@ export class Guard {
     await fsp.mkdir(this.opts.stateDir, { recursive: true, mode: 0o700 });
     const store = path.resolve(this.opts.store);
     let waited = false;
-    while (
-      !this.stopped &&
-      !(await fsp.stat(store).then(
-        (s) => s.isDirectory(),
-        () => false,
-      ))
-    ) {
+    while (!this.stopped && !(await isDir(store))) {
       if (!waited) this.note(`waiting for the store ${store} (it does not exist yet)`);
       waited = true;
       this.state = 'waiting-for-store';
@@ -109,9 +103,7 @@ export class Guard {
     this.storeId = opened.storeId;
     this.report = opened.report;
     this.config = await this.call('config.load', { storeId: opened.storeId, path: path.resolve(this.opts.config) });
-    const byBucket = new Map<string, OutputWatch[]>();
-    for (const o of this.config.outputs)
-      if (o.s3?.hasIndex) byBucket.set(o.s3.bucket, [...(byBucket.get(o.s3.bucket) ?? []), { id: o.id, displayName: o.displayName, bucket: o.s3.bucket }]);
+    const byBucket = indexOutputsByBucket(this.config);
     if (!byBucket.size) this.note('the config has no S3 output with $INDEX in s3_key_format: nothing to guard (metrics only)');
     const single = opened.report.source.kind === 'root';
     for (const [bucket, outputs] of byBucket) {
@@ -119,26 +111,7 @@ export class Guard {
       const shadowDir = shadowDirFor(this.opts.stateDir, bucket);
       const sh = await readShadow(shadowDir);
       const finals = await finalValues(sh, rootPath);
-      const guarded = new Map<number, { value: number; final: boolean }>();
-      for (const [id, v] of sh.values) if (v !== null) guarded.set(id, { value: v, final: finals.get(id) === v });
-      const w: RootWatch = {
-        bucket,
-        rootPath,
-        shadowDir,
-        outputs,
-        guarded,
-        restores: new Map(),
-        lastRestoreAt: null,
-        idle: false,
-        deletedAt: null,
-        restoring: false,
-        again: false,
-        wake: null,
-        pids: [],
-        learning: false,
-        learned: false,
-        problem: null,
-      };
+      const w = newRootWatch({ bucket, rootPath, shadowDir, outputs }, sh.values, finals);
       this.roots.set(rootPath, w);
       for (const p of sh.problems) this.note(`state folder: ${p}`);
       this.seq.add(rootPath);
@@ -150,7 +123,7 @@ export class Guard {
         for (const [id, v] of rootFactsOf(this.report, rootPath))
           if (v !== null && w.outputs.some((o) => o.id === id)) await this.keep(w, id, v, true, 'no process uses the root');
       this.note(
-        `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
+        `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...w.guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
       );
     }
     this.state = 'watching';
@@ -163,13 +136,7 @@ export class Guard {
 
   /** The root is on disk and in the session's report (a root that appeared since is rescanned in). */
   private async rootKnown(w: RootWatch): Promise<boolean> {
-    if (
-      !(await fsp.stat(w.rootPath).then(
-        (st) => st.isDirectory(),
-        () => false,
-      ))
-    )
-      return false;
+    if (!(await isDir(w.rootPath))) return false;
     if (!this.report?.roots.some((r) => r.path === w.rootPath))
       await this.call('store.refresh', { storeId: this.storeId!, paths: [w.rootPath] }).then((r) => {
         this.report = r.rescanned ?? mergeStoreUpdate(this.report!, r.updates);
@@ -300,14 +267,7 @@ export class Guard {
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
           w.problem = why;
         }
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
-          w.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-        w.wake = null;
+        await waitOrWake(w, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
       }
       w.idle = true;
       this.seq.release(w.rootPath);
@@ -334,8 +294,7 @@ export class Guard {
         continue;
       }
       if (!plan.steps.length) continue;
-      const result = await this.call('repair.apply', { storeId: this.storeId!, planId: plan.planId!, confirm: plan.confirm ?? '' });
-      if (result.storeUpdate && this.report) this.report = mergeStoreUpdate(this.report, result.storeUpdate);
+      const result = await this.applyPlanned(plan);
       if (!result.applied || !result.verified) {
         w.problem = `restore of seq_index_${o.id} not verified: ${result.summary}`;
         this.note(w.problem);
@@ -369,9 +328,14 @@ export class Guard {
       return;
     }
     if (!plan.steps.length) return;
+    this.note(`marker: ${(await this.applyPlanned(plan)).summary}`);
+  }
+
+  /** Apply a reviewed plan through the pipeline and merge what it changed into the report. */
+  private async applyPlanned(plan: RepairPlan) {
     const result = await this.call('repair.apply', { storeId: this.storeId!, planId: plan.planId!, confirm: plan.confirm ?? '' });
     if (result.storeUpdate && this.report) this.report = mergeStoreUpdate(this.report, result.storeUpdate);
-    this.note(`marker: ${result.summary}`);
+    return result;
   }
 
   async stop(): Promise<void> {

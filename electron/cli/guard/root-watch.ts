@@ -2,8 +2,9 @@
  * What the guard keeps per root it watches, its options, and two small lookups on the report. Its
  * behaviour is in ./door.ts.
  */
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { StoreReport } from '../../../shared/model';
+import type { FluentBitConfig, StoreReport } from '../../../shared/model';
 
 export interface GuardOptions {
   store: string;
@@ -60,4 +61,55 @@ export function streamOf(p: string, roots: string[]): string {
 export function rootFactsOf(report: StoreReport | null, rootPath: string): Map<number, number | null> {
   const root = report?.roots.find((r) => r.path === rootPath);
   return new Map((root?.seqIndex ?? []).filter((x) => x.outputId !== null).map((x) => [x.outputId as number, x.value] as const));
+}
+
+export const isDir = (p: string): Promise<boolean> =>
+  fsp.stat(p).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+
+/** The S3 outputs with $INDEX in their key format, by bucket: what the guard watches. */
+export function indexOutputsByBucket(config: FluentBitConfig): Map<string, OutputWatch[]> {
+  const byBucket = new Map<string, OutputWatch[]>();
+  for (const o of config.outputs)
+    if (o.s3?.hasIndex) byBucket.set(o.s3.bucket, [...(byBucket.get(o.s3.bucket) ?? []), { id: o.id, displayName: o.displayName, bucket: o.s3.bucket }]);
+  return byBucket;
+}
+
+/** A root's watch as the guard starts it: the values of its state folder, final where known. */
+export function newRootWatch(
+  where: Pick<RootWatch, 'bucket' | 'rootPath' | 'shadowDir' | 'outputs'>,
+  values: Map<number, number | null>,
+  finals: Map<number, number | null>,
+): RootWatch {
+  const guarded = new Map<number, { value: number; final: boolean }>();
+  for (const [id, v] of values) if (v !== null) guarded.set(id, { value: v, final: finals.get(id) === v });
+  return {
+    ...where,
+    guarded,
+    restores: new Map(),
+    lastRestoreAt: null,
+    idle: false,
+    deletedAt: null,
+    restoring: false,
+    again: false,
+    wake: null,
+    pids: [],
+    learning: false,
+    learned: false,
+    problem: null,
+  };
+}
+
+/** Wait `ms`, or less when `w.wake()` is called (another deletion was seen meanwhile). */
+export async function waitOrWake(w: RootWatch, ms: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    w.wake = () => {
+      clearTimeout(t);
+      resolve();
+    };
+  });
+  w.wake = null;
 }

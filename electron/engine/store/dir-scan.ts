@@ -6,62 +6,23 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ChunkInfo, RootReport, StoreProblem, StoreSourceInfo, StreamKind } from '../../../shared/model';
+import type { RootReport, StoreProblem, StoreSourceInfo } from '../../../shared/model';
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
-import { chunkInfoOf, StringPool } from './chunk-info';
+import { StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
 import { pushAll } from '../../../shared/arrays';
 import { isWritable, listDir, walkDir, writability } from './dir-source';
-import { describeFsError, StoreError } from './errors';
-import { analyzeFileSync, isoFromMs } from './io';
+import { StoreError } from './errors';
+import { isoFromMs } from './io';
 import { notRegularReason, safeReadFile } from './safe-read';
 import { seqFailureOf } from './seq-index';
 import { ScanPool, scanPool } from './scan-pool';
-import { WireReader, type WireBatch } from './scan-wire';
 import type { ScanStoreOptions } from './scan';
 import { detectLayout, rootsOf, type TreeNode } from './tree';
+import { nameOf, pathOf, readHere, take, type Batch, type SeqItem, type StreamWork } from './scan-batch';
 
 /** Files per batch handed to a worker (or read in one go on this thread). */
 const BATCH = 512;
-
-/** One stream folder being read. */
-interface StreamWork {
-  node: TreeNode;
-  kind: StreamKind;
-  keep: number;
-  /** `<stream>/`, shared by the paths of the stream's chunks. */
-  prefix: string;
-  /** Display path of the stream folder. */
-  base: string;
-  /** The folder's path with a trailing separator, for the chunk names. */
-  dir: string | Buffer;
-  /** Entries read so far; when no batch is left the stream is classified and its names let go. */
-  infos: ChunkInfo[];
-  left: number;
-}
-
-interface Batch {
-  work: StreamWork;
-  /** Chunk files: a name in the stream folder, or a node (names that are not UTF-8, custom layouts). */
-  items: (string | TreeNode)[];
-  /** Items read so far (on this thread). */
-  next: number;
-  errors: StoreProblem[];
-}
-
-interface SeqItem {
-  node: TreeNode;
-  shown: string;
-  errors: StoreProblem[];
-}
-
-const nameOf = (item: string | TreeNode): string => (typeof item === 'string' ? item : item.name);
-
-function pathOf(w: StreamWork, item: string | TreeNode): string | Buffer {
-  if (typeof item !== 'string') return item.fsPath as string | Buffer;
-  const dir = w.dir;
-  return typeof dir === 'string' ? dir + item : Buffer.concat([dir, Buffer.from(item)]);
-}
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -71,54 +32,6 @@ function plural(n: number, one: string, many = `${one}s`): string {
 function defaultWorkers(): number {
   const env = Number(process.env.STORE_DOCTOR_SCAN_WORKERS);
   return Number.isInteger(env) && env >= 0 ? env : ScanPool.defaultSize();
-}
-
-/**
- * Read a batch on this thread, from `b.next` on, until it is done or `deadline` (ms) has passed.
- * Returns the bytes read.
- */
-function readHere(b: Batch, records: boolean, buf: Buffer, pool: StringPool, deadline = Infinity): number {
-  let bytes = 0;
-  const w = b.work;
-  const opts = { records, keepContent: w.keep };
-  while (b.next < b.items.length) {
-    const item = b.items[b.next++];
-    try {
-      const r = analyzeFileSync(pathOf(w, item), opts, buf);
-      w.infos.push(pool.shareInfo(chunkInfoOf(nameOf(item), w.node.name, w.kind, { size: r.size, mtime: r.mtime, analysis: r.analysis }, w.prefix, pool)));
-      bytes += r.bytesRead;
-    } catch (err) {
-      failed(b, nameOf(item), err, pool);
-    }
-    if (Date.now() >= deadline) break;
-  }
-  return bytes;
-}
-
-function failed(b: Batch, name: string, err: unknown, pool: StringPool): void {
-  const w = b.work;
-  const shown = `${w.base}/${name}`;
-  const readError = describeFsError(err, shown);
-  w.infos.push(pool.shareInfo(chunkInfoOf(name, w.node.name, w.kind, { size: 0, mtime: null, readError }, w.prefix)));
-  b.errors.push({ severity: 'error', path: shown, message: readError });
-}
-
-/** Take a worker's batch. Returns the bytes read. */
-function take(b: Batch, wire: WireBatch, pool: StringPool): number {
-  const w = b.work;
-  const rd = new WireReader(wire, pool);
-  const errs = new Map(wire.errors.map((e) => [e[0], e] as const));
-  let bytes = 0;
-  for (let k = 0; k < b.items.length; k++) {
-    const name = nameOf(b.items[k]);
-    const e = errs.get(k);
-    if (e) failed(b, name, Object.assign(new Error(e[2]), { code: e[1] }), pool);
-    else {
-      w.infos.push(rd.chunk(k, name, w.node.name, w.prefix));
-      bytes += rd.bytesRead(k);
-    }
-  }
-  return bytes;
 }
 
 /** List the stream folders the walk left unlisted (names only for chunk files), a few at a time; problems in folder order. */
