@@ -14,7 +14,7 @@ import { TOOL_DIR } from './tool-dir';
 import { isOwnTemp } from './atomic';
 import { findFluentBitProcesses, findProcessesUsing, procsTestHooks, type ProcessUse } from './procs';
 
-export { findFluentBitProcesses, findProcessesUsing, type ProcessScan, type ProcessUse } from './procs';
+export { findFluentBitProcesses, findProcessesUsing, planningScope, type ProcessScan, type ProcessUse } from './procs';
 
 /**
  * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only

@@ -21,6 +21,7 @@ export { planUndo, applyUndo, undoLast } from './undo';
 export {
   checkWriteAllowed,
   findProcessesUsing,
+  planningScope,
   findFluentBitProcesses,
   snapshotTree,
   diffSnapshots,

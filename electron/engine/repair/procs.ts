@@ -17,6 +17,7 @@
  * Reported separately: a Fluent Bit process, another process with a file of the root open or
  * mapped, and a process that only has its working directory (or a folder) there.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 
@@ -152,7 +153,25 @@ export interface ProcessScan {
   supported: boolean;
 }
 
-export async function findProcessesUsing(root: string): Promise<ProcessScan> {
+/**
+ * One planning request looks at the processes of a root once: inside `planningScope`, a scan is
+ * reused for the same root. Never around a write — apply checks afresh right before it writes.
+ */
+const planning = new AsyncLocalStorage<Map<string, Promise<ProcessScan>>>();
+
+export function planningScope<T>(fn: () => Promise<T>): Promise<T> {
+  return planning.run(new Map(), fn);
+}
+
+export function findProcessesUsing(root: string): Promise<ProcessScan> {
+  const memo = planning.getStore();
+  if (!memo) return scanProcesses(root);
+  let scan = memo.get(root);
+  if (!scan) memo.set(root, (scan = scanProcesses(root)));
+  return scan;
+}
+
+async function scanProcesses(root: string): Promise<ProcessScan> {
   let pids: string[];
   try {
     pids = (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));

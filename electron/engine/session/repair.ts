@@ -9,7 +9,7 @@ import type { Door, RepairPlanRequest } from '../../../shared/contract';
 import type { Progress, RepairAction, RepairResult, SeqIndexInfo, StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { selectTargets } from '../diagnose';
-import { ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, rootIdentity, type ActionOptions } from '../repair';
+import { ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, planningScope, rootIdentity, type ActionOptions } from '../repair';
 import { clientForOutput } from '../s3';
 import { refreshRoot } from '../store/refresh';
 import { diagnosisContext, evidenceMap } from './context';
@@ -62,7 +62,12 @@ function asEngineError(err: unknown): unknown {
 }
 
 /** Plan one request on the session's current state (nothing is stored). */
-async function makePlan(s: StoreSession, door: Door, req: RepairPlanRequest, opts: WorkOptions): Promise<{ plan: StoredPlan; outputId: number | null }> {
+/** Planning only reads: within one plan, the processes of a root are looked up once (procs.ts). */
+function makePlan(s: StoreSession, door: Door, req: RepairPlanRequest, opts: WorkOptions): Promise<{ plan: StoredPlan; outputId: number | null }> {
+  return planningScope(() => planNow(s, door, req, opts));
+}
+
+async function planNow(s: StoreSession, door: Door, req: RepairPlanRequest, opts: WorkOptions): Promise<{ plan: StoredPlan; outputId: number | null }> {
   if (req.shadowDir !== undefined && door !== 'cli') {
     throw new EngineError('forbidden', 'a shadow folder outside the store can only be chosen on the command line (--shadow-dir)');
   }

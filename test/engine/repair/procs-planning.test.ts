@@ -1,0 +1,61 @@
+/**
+ * One planning request looks at a root's processes once (procs.ts planningScope); every look
+ * outside a planning scope — apply's check right before it writes — is fresh.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { findProcessesUsing, planningScope } from '../../../electron/engine/repair/procs';
+import { checkWriteAllowed } from '../../../electron/engine/repair/guard';
+import { tempDir } from './helpers';
+
+let t: ReturnType<typeof tempDir> | null = null;
+let child: ChildProcess | null = null;
+afterEach(() => {
+  if (child?.pid) process.kill(child.pid, 'SIGKILL');
+  child = null;
+  t?.cleanup();
+  t = null;
+});
+
+/** A process that holds `file` open until killed; resolves once it has it open. */
+async function holder(file: string): Promise<ChildProcess> {
+  const c = spawn(process.execPath, ['-e', `require('fs').openSync(${JSON.stringify(file)}, 'r'); console.log('open'); setInterval(() => {}, 1000);`], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve) => c.stdout!.once('data', () => resolve()));
+  return c;
+}
+
+describe.skipIf(process.platform !== 'linux')('process checks while planning and before writing', () => {
+  it('inside a planning scope the first look at a root is reused; outside, every look is fresh', async () => {
+    t = tempDir('sd-procs-plan-');
+    const file = path.join(t.dir, 'chunk');
+    writeFileSync(file, 'x');
+    await planningScope(async () => {
+      const first = await findProcessesUsing(t!.dir);
+      expect(first.processes).toEqual([]);
+      child = await holder(file);
+      // the same request sees what it saw first (it only reads; nothing is written on it)
+      expect(await findProcessesUsing(t!.dir)).toBe(first);
+      expect((await checkWriteAllowed(t!.dir)).refusals).toEqual([]);
+    });
+    // outside the scope (as apply checks right before it writes): the holder is seen
+    const fresh = await findProcessesUsing(t.dir);
+    expect(fresh.processes.map((p) => [p.pid, p.kind])).toEqual([[child!.pid, 'open']]);
+    const refused = await checkWriteAllowed(t.dir);
+    expect(refused.refusals.map((r) => r.reason)).toEqual([expect.stringMatching(new RegExp(`^Process ${child!.pid} \\(node\\) has files of the store open`))]);
+  });
+
+  it('two planning scopes do not share a look', async () => {
+    t = tempDir('sd-procs-plan-');
+    const file = path.join(t.dir, 'chunk');
+    writeFileSync(file, 'x');
+    const a = await planningScope(() => findProcessesUsing(t!.dir));
+    child = await holder(file);
+    const b = await planningScope(() => findProcessesUsing(t!.dir));
+    expect(a.processes).toEqual([]);
+    expect(b.processes.map((p) => p.pid)).toEqual([child.pid]);
+  });
+});
