@@ -189,10 +189,13 @@ export class Guard {
     // once per run of Fluent Bit (a process scan costs tens of milliseconds of CPU): after a restore, at its first write
     if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
     w.learning = true;
-    w.learned = true;
+    // Learnt only when a process was found: the guard's own restore is read back as a value too,
+    // before Fluent Bit starts, and an empty answer then must not stand for the whole run.
     void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
       .then((r) => {
-        if (!w.restoring) w.pids = r.processes.map((p) => p.pid);
+        if (w.restoring) return;
+        w.pids = r.processes.map((p) => p.pid);
+        w.learned = w.pids.length > 0;
       })
       .catch(() => undefined)
       .finally(() => (w.learning = false));
