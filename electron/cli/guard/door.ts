@@ -75,7 +75,6 @@ export class Guard {
       }
     });
 
-  /** Session calls one at a time (the watchers fire from anywhere). */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.chain.then(fn, fn);
     this.chain = run.catch(() => undefined);
@@ -189,8 +188,7 @@ export class Guard {
     // once per run of Fluent Bit (a process scan costs tens of milliseconds of CPU): after a restore, at its first write
     if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
     w.learning = true;
-    // Learnt only when a process was found: the guard's own restore is read back as a value too,
-    // before Fluent Bit starts, and an empty answer then must not stand for the whole run.
+    // learnt only when one is found (our own restore is read back too, before Fluent Bit starts)
     void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
       .then((r) => {
         if (w.restoring) return;
