@@ -139,6 +139,8 @@ export async function loadConfig(source: { path: string } | { document: { name: 
   try {
     const config = await getClient().request('config.load', { storeId: opened.storeId, ...source });
     useSession.getState().setConfig(config);
+    // The diagnosis shown was made without this config: it says nothing true any more.
+    useEvidence.getState().setDiagnosis(null);
     const firstS3 = config.outputs.find((o) => o.s3);
     if (firstS3 && useEvidence.getState().outputId == null) useEvidence.getState().setOutputId(firstS3.id);
     await runDiagnosis();
