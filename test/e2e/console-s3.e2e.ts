@@ -4,19 +4,17 @@
  * config, never a secret — with Test connection (one HeadBucket), SDK errors as sentences that
  * say nothing was changed, and the connection saved per bucket. Against the local S3 (Ceph RGW).
  */
-import { execFileSync } from 'node:child_process';
 import net from 'node:net';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { s3Enabled, testS3 } from '../support/s3';
-import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
 import { useTestS3Credentials } from './support/s3-env';
+import { backlogStore } from './support/backlog';
 import { go, openPath, toOpenView } from './support/ui';
-
-const SCENARIO = path.join(FIXTURES, 'buffered-backlog-no-ordering');
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -49,15 +47,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('the S3 target be
   it('shows the resolved target from the config, tests it, explains a refused connection, and remembers it per bucket', async () => {
     const s3 = testS3();
     const bucket = await s3.createBucket('e2e-target');
-    execFileSync('tar', ['-xzf', path.join(SCENARIO, 'store-after-run1.tar.gz'), '-C', tmp.dir]);
-    const storeDir = path.join(tmp.dir, 'store');
-    await rename(path.join(storeDir, 'fb-backlog2'), path.join(storeDir, bucket));
-    const conf = (await readFile(path.join(SCENARIO, 'fluent-bit.conf'), 'utf8'))
-      .replace(/bucket\s+fb-backlog2/, `bucket           ${bucket}`)
-      .replace(/store_dir\s+\S+/, `store_dir        ${storeDir}`)
-      .replace(/endpoint\s+\S+/, `endpoint         ${s3.endpoint}`);
-    const confPath = path.join(tmp.dir, 'fluent-bit.conf');
-    await writeFile(confPath, conf);
+    const { storeDir, confPath } = await backlogStore(tmp.dir, bucket, s3.endpoint);
 
     const { page, errors } = await newPage(browser);
     await page.goto(host.url);

@@ -2,18 +2,14 @@
  * Replay end to end: a real Fluent Bit backlog (temp copy, root renamed to a fresh bucket) is
  * replayed from the UI to the local S3 server (Ceph RGW from test/support/s3-global-setup.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { s3Enabled, testS3 } from '../support/s3';
-import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
 import { useTestS3Credentials } from './support/s3-env';
-
-const SCENARIO = path.join(FIXTURES, 'buffered-backlog-no-ordering');
+import { backlogStore } from './support/backlog';
 
 describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the UI to local S3', () => {
   let host: RunningHost;
@@ -38,15 +34,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
   it('plans the backlog, replays it create-only with progress, and the objects are in the bucket', async () => {
     const s3 = testS3();
     const bucket = await s3.createBucket('e2e-replay');
-    execFileSync('tar', ['-xzf', path.join(SCENARIO, 'store-after-run1.tar.gz'), '-C', tmp.dir]);
-    const storeDir = path.join(tmp.dir, 'store');
-    await rename(path.join(storeDir, 'fb-backlog2'), path.join(storeDir, bucket));
-    const conf = (await readFile(path.join(SCENARIO, 'fluent-bit.conf'), 'utf8'))
-      .replace(/bucket\s+fb-backlog2/, `bucket           ${bucket}`)
-      .replace(/store_dir\s+\S+/, `store_dir        ${storeDir}`)
-      .replace(/endpoint\s+\S+/, `endpoint         ${s3.endpoint}`);
-    const confPath = path.join(tmp.dir, 'fluent-bit.conf');
-    await writeFile(confPath, conf);
+    const { storeDir, confPath } = await backlogStore(tmp.dir, bucket, s3.endpoint);
 
     const { page, errors } = await newPage(browser);
     await page.goto(host.url);
