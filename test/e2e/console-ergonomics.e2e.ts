@@ -13,7 +13,7 @@ import { dispatchRequest } from '../../electron/engine/session/dispatch';
 import { generateStore, jsonLines } from '../fixtures/generate';
 import type { ChunkInfo, StoreReport } from '../../shared/model';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
-import { go, openPath, toOpenView } from './support/ui';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
 
 const SCENARIO = path.join(FIXTURES, 'index-reset');
 const TAR = path.join(SCENARIO, 'store-during-run2.tar.gz');
@@ -223,8 +223,7 @@ describe('pictures and ergonomics', () => {
     execFileSync('tar', ['-xzf', TAR, '-C', dir]);
     await openPath(page, path.join(dir, 'store'));
     const checks = page.getByTestId('checks');
-    await checks.getByLabel('Fluent Bit config: path on the Store Doctor host').fill(CONFIG);
-    await checks.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+    await loadConfigFromChecklist(page, CONFIG);
     await checks
       .getByTestId('check-listing-0')
       .getByLabel(/path on the Store Doctor host/)

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { startHost, type RunningHost, PROJECT_ROOT } from '../../electron/host';
 import { ensureUiBuilt } from '../../electron/host/ensure-ui';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
-import { go, openPath, toOpenView } from './support/ui';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
 
 const SCENARIO = path.join(FIXTURES, 'index-reset');
 const TAR = path.join(SCENARIO, 'store-during-run2.tar.gz');
@@ -98,8 +98,7 @@ describe('first contact and the support case', () => {
     await openPath(page, TAR);
     const checks = page.getByTestId('checks');
     await expect(checks.getByTestId('check-config').textContent()).resolves.toContain('✗ Config not loaded');
-    await checks.getByLabel('Fluent Bit config: path on the Store Doctor host').fill(CONFIG);
-    await checks.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+    await loadConfigFromChecklist(page, CONFIG);
     await checks.getByTestId('check-listing-0').waitFor();
     await expect(checks.getByTestId('check-listing-0').textContent()).resolves.toContain('✗ Bucket evidence: not listed');
     await checks
@@ -195,8 +194,7 @@ describe('first contact and the support case', () => {
     await toOpenView(page);
     await openPath(page, path.join(dir, 'store'));
     const checks = page.getByTestId('checks');
-    await checks.getByLabel('Fluent Bit config: path on the Store Doctor host').fill(path.join(dir, 'fluent-bit.conf'));
-    await checks.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+    await loadConfigFromChecklist(page, path.join(dir, 'fluent-bit.conf'));
     await checks
       .getByTestId('check-listing-0')
       .getByLabel(/path on the Store Doctor host/)

@@ -14,7 +14,7 @@ import { s3Enabled, testS3 } from '../support/s3';
 import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
 import { useTestS3Credentials } from './support/s3-env';
 import { backlogStore } from './support/backlog';
-import { go, openPath, toOpenView } from './support/ui';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -53,8 +53,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('the S3 target be
     await page.goto(host.url);
     await toOpenView(page);
     await openPath(page, storeDir);
-    await page.getByTestId('checks').getByLabel('Fluent Bit config: path on the Store Doctor host').fill(confPath);
-    await page.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+    await loadConfigFromChecklist(page, confPath);
     await page.getByTestId('check-listing-0').waitFor();
     await go(page, 'Replay');
     const target = page.getByTestId('s3-target');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type RunningHost } from '../../electron/host';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
-import { go, openPath, toOpenView } from './support/ui';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
 
 const SCENARIO = path.join(FIXTURES, 'index-reset');
 const LISTING = path.join(SCENARIO, 's3api-list-objects-v2.json');
@@ -34,8 +34,7 @@ beforeAll(async () => {
   await toOpenView(page);
   await openPath(page, path.join(tmp.dir, 'store'));
   const checks = page.getByTestId('checks');
-  await checks.getByLabel('Fluent Bit config: path on the Store Doctor host').fill(CONFIG);
-  await checks.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+  await loadConfigFromChecklist(page, CONFIG);
   await checks
     .getByTestId('check-listing-0')
     .getByLabel(/path on the Store Doctor host/)

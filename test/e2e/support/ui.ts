@@ -20,3 +20,17 @@ export async function openPath(page: Page, p: string): Promise<void> {
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
+
+/**
+ * Load a Fluent Bit config from the Overview checklist by host path, and wait for the diagnosis
+ * made with it (the checklist comes from the diagnosis: its rows before that are the old ones).
+ */
+export async function loadConfigFromChecklist(page: Page, configPath: string): Promise<void> {
+  const checks = page.getByTestId('checks');
+  await checks.getByLabel('Fluent Bit config: path on the Store Doctor host').fill(configPath);
+  await checks.getByTestId('check-config').getByRole('button', { name: 'Read' }).click();
+  await checks
+    .getByTestId('check-config')
+    .filter({ hasText: /^✓ Config/ })
+    .waitFor();
+}
