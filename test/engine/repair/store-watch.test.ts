@@ -12,11 +12,10 @@ import { applyProtectPlan, planProtectIndex, MARKER_NAME } from '../../../electr
 import { undoLast } from '../../../electron/engine/repair/undo';
 import { applyMultipart, planMultipart } from '../../../electron/engine/repair/multipart';
 import { applyReplay } from '../../../electron/engine/repair/replay-run';
-import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { seqIndexPaths } from '../../../electron/engine/repair/seqindex';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { type Extracted, extractFixture, settleOf, tempDir } from './helpers';
+import { type Extracted, extractFixture, planBacklogReplay, settleOf, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -137,15 +136,7 @@ describe.skipIf(!s3Enabled())('store watch: S3 actions (RGW)', () => {
     const client = testClient();
     try {
       const bucket = await newBucket(client, 'sd-watch-replay');
-      const report = await scanStore(fx.storeDir);
-      const plan = await planReplay({
-        storePath: fx.storeDir,
-        root: report.roots[0],
-        rootPath: fx.root,
-        target: { bucket, keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
-        safeNextIndex: 0,
-        skipProcessCheck: true,
-      });
+      const plan = await planBacklogReplay(fx, bucket);
       const r = await applyReplay(plan, { client, skipProcessCheck: true, hooks: { afterSnapshot: fluentBitWrites(fx.root) } });
       expect(r.verified).toBe(true);
       expect(changedWarnings(r.warnings)).toHaveLength(1);

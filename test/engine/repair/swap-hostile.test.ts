@@ -9,11 +9,10 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFil
 import * as path from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { applyReplay } from '../../../electron/engine/repair/replay-run';
 import { applyMultipart, planMultipart } from '../../../electron/engine/repair/multipart';
 import { encodeChunk } from '../../../electron/engine/chunk';
-import { type Extracted, extractFixture, settleOf, tempDir } from './helpers';
+import { type Extracted, extractFixture, planBacklogReplay, settleOf, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -34,15 +33,7 @@ describe.skipIf(!s3Enabled())('folders swapped for links after planning (RGW)', 
     const client = testClient();
     try {
       const bucket = await newBucket(client, 'sd-swap');
-      const report = await scanStore(fx.storeDir);
-      const plan = await planReplay({
-        storePath: fx.storeDir,
-        root: report.roots[0],
-        rootPath: fx.root,
-        target: { bucket, keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
-        safeNextIndex: 0,
-        skipProcessCheck: true,
-      });
+      const plan = await planBacklogReplay(fx, bucket);
       const planned = plan.replayItems.filter((i) => i.state === 'planned');
       expect(planned.length).toBeGreaterThan(0);
       // a stopped Fluent Bit's store: quarantine/ and the newest stream (no process uses it)

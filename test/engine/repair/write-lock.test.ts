@@ -11,10 +11,8 @@ import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
 import { RefusedError } from '../../../electron/engine/repair/errors';
 import { toolDir } from '../../../electron/engine/repair/journal';
 import { applyPlan } from '../../../electron/engine/repair/apply';
-import { planReplay } from '../../../electron/engine/repair/replay-plan';
 import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { scanStore } from '../../../electron/engine/store/scan';
-import { extractFixture, tempDir } from './helpers';
+import { extractFixture, planBacklogReplay, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
 
@@ -184,15 +182,7 @@ describe.skipIf(!s3Enabled())('a replay holds the write lock for its whole run (
     const client = testClient();
     try {
       const bucket = await newBucket(client, 'sd-lock');
-      const report = await scanStore(fx.storeDir);
-      const plan = await planReplay({
-        storePath: fx.storeDir,
-        root: report.roots[0],
-        rootPath: fx.root,
-        target: { bucket, keyFormat: '/$TAG/$INDEX', compression: 'none', outputId: 0 },
-        safeNextIndex: 0,
-        skipProcessCheck: true,
-      });
+      const plan = await planBacklogReplay(fx, bucket);
       let refused: unknown = null;
       let tried = false;
       const result = await applyPlan(plan, {
