@@ -74,20 +74,30 @@ const under = (p: string, root: string) => p === root || p.startsWith(root + '/'
  * (through /proc/<pid>/root), walking up its folders until one is the root folder itself (device
  * and inode) — a bind mount of the store, or of the root, in a container ends there.
  */
-async function locate(pid: number, h: Held, rootSt: Stats, realRoot: string): Promise<string | null | undefined> {
+function locate(pid: number, h: Held, rootSt: Stats, realRoot: string, lstatCached: (p: string) => Stats | null): string | null | undefined {
   if (h.ino === rootSt.ino) return realRoot;
   if (h.named.endsWith(' (deleted)')) return null; // no longer in any folder: not in the root's tree either
   const named = h.named;
   if (!path.isAbsolute(named)) return undefined;
   const same = (st: Stats | null) => !!st && st.dev === rootSt.dev && st.ino === h.ino;
-  if (same(await fsp.lstat(named).catch(() => null))) return under(named, realRoot) ? named : null;
+  // the libraries every process maps share their paths: looked up once per scan
+  if (same(lstatCached(named))) return under(named, realRoot) ? named : null;
   const base = `${procDir()}/${pid}/root`;
-  if (!same(await fsp.lstat(base + named).catch(() => null))) return undefined;
+  if (!same(statSync(base + named, true))) return undefined;
   for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
-    const st = await fsp.stat(base + dir).catch(() => null);
+    const st = statSync(base + dir, false);
     if (!st) return undefined;
     if (st.dev === rootSt.dev && st.ino === rootSt.ino) return path.join(realRoot, path.relative(dir, named));
     if (dir === '/' || dir === path.dirname(dir)) return null;
+  }
+}
+
+/** stat (or lstat) without throwing: null when it cannot be read. */
+function statSync(p: string, noFollow: boolean): Stats | null {
+  try {
+    return (noFollow ? fs.lstatSync(p, { throwIfNoEntry: false }) : fs.statSync(p, { throwIfNoEntry: false })) ?? null;
+  } catch {
+    return null;
   }
 }
 
@@ -241,11 +251,17 @@ async function scanProcesses(root: string): Promise<ProcessScan> {
     if (r.held.length) candidates.push({ pid, held: r.held });
   }
   let inodes: Map<number, string> | null = null; // built once, only when a path does not tell
+  const lstats = new Map<string, Stats | null>();
+  const lstatCached = (p: string) => {
+    if (!lstats.has(p)) lstats.set(p, statSync(p, true));
+    return lstats.get(p)!;
+  };
   const processes: ProcessUse[] = [];
   for (const c of candidates) {
     const hits: { p: string; how: Held['how']; dir: boolean }[] = [];
+    await yieldLoop(slice);
     for (const h of c.held) {
-      let where = await locate(c.pid, h, rootSt, realRoot);
+      let where = locate(c.pid, h, rootSt, realRoot, lstatCached);
       if (where === undefined) {
         inodes ??= await inodesOf(realRoot);
         where = inodes.get(h.ino) ?? null;
