@@ -25,6 +25,9 @@ import { indexOutputsByBucket, isDir, newRootWatch, rootFactsOf, sleep, streamOf
 
 export type { GuardOptions, OutputWatch, RootWatch } from './root-watch';
 
+/** The first wait before planning a refused restore again (doubled each time, up to 30 s). */
+const RETRY_MS = 25;
+
 export class Guard {
   readonly session = new CliSession();
   readonly startedAt = new Date().toISOString();
@@ -166,6 +169,9 @@ export class Guard {
       if (!w.outputs.some((o) => o.id === e.id)) return;
       // A value read while Fluent Bit may run is not final (its exit flush uses more).
       void this.keep(w, e.id, e.value, false, 'read');
+      // our own restore read back tells nothing about Fluent Bit: learn at its first write
+      if (w.ownWrites.get(e.id) === e.value) return;
+      w.ownWrites.delete(e.id);
       if (!w.restoring) this.learnPids(w);
       return;
     }
@@ -250,25 +256,19 @@ export class Guard {
             this.note(`${w.rootPath} does not exist (yet): nothing to restore into; Fluent Bit creates it at its start`);
             break;
           }
-          // The processes seen using the root while Fluent Bit ran: wait for them cheaply, then
-          // plan (the pipeline checks every process again before it writes, and refuses if one is left).
-          const known = attempt === 0 ? w.pids : [];
-          const use = known.length ? { processes: [] } : await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
-          const pids = [...known, ...use.processes.map((p) => p.pid)];
-          if (pids.length) {
-            if (use.processes.length) this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
-            await processesGone(pids, 60_000);
-          }
+          // The processes seen using the root while Fluent Bit ran: wait for them cheaply (a poll of
+          // their /proc/<pid>/stat), then plan — the pipeline checks every process before it writes.
+          if (w.pids.length) await processesGone(w.pids, 60_000);
           w.pids = [];
           w.learned = false;
           if ((await this.restoreOnce(w)) && !w.again) break;
-          if (w.again) continue;
+          if (w.again || (await this.waitForUsers(w))) continue;
         } catch (err) {
           const why = (err as Error).message;
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
           w.problem = why;
         }
-        await waitOrWake(w, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+        await waitOrWake(w, Math.min(30_000, RETRY_MS * 2 ** Math.min(attempt, 10)));
       }
       w.idle = true;
       this.seq.release(w.rootPath);
@@ -279,6 +279,20 @@ export class Guard {
       this.state = this.stopped ? 'stopped' : [...this.roots.values()].some((r) => r.problem) ? 'refused' : 'watching';
       this.changed();
     }
+  }
+
+  /**
+   * After a refused restore: the processes using the root now (a Fluent Bit still exiting, not seen
+   * while it ran). True when there were some and they have exited — plan again at once.
+   */
+  private async waitForUsers(w: RootWatch): Promise<boolean> {
+    const use = await this.call('store.processes', { storeId: this.storeId!, rootPath: w.rootPath });
+    if (!use.processes.length) return false;
+    this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
+    return processesGone(
+      use.processes.map((p) => p.pid),
+      60_000,
+    );
   }
 
   /** One plan + apply per output of the root. True when nothing is left to try. */
@@ -305,7 +319,10 @@ export class Guard {
       const latency = w.deletedAt !== null ? Date.now() - w.deletedAt : null;
       w.problem = null;
       const restored = w.guarded.get(o.id);
-      if (restored) await this.keep(w, o.id, restored.value, true, 'restored after no process used the root');
+      if (restored) {
+        w.ownWrites.set(o.id, restored.value);
+        await this.keep(w, o.id, restored.value, true, 'restored after no process used the root');
+      }
       w.restores.set(o.id, (w.restores.get(o.id) ?? 0) + 1);
       w.lastRestoreAt = this.lastRestoreAt = new Date().toISOString();
       this.restores++;

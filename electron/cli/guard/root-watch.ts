@@ -44,6 +44,8 @@ export interface RootWatch {
   learning: boolean;
   /** The processes were looked up during this run of Fluent Bit (again after the next restore). */
   learned: boolean;
+  /** Values the guard restored itself, until a different one is read (reading them back is not Fluent Bit at work). */
+  ownWrites: Map<number, number>;
   /** Ends the wait between two attempts. */
   wake: (() => void) | null;
   problem: string | null;
@@ -98,6 +100,7 @@ export function newRootWatch(
     pids: [],
     learning: false,
     learned: false,
+    ownWrites: new Map(),
     problem: null,
   };
 }

@@ -202,4 +202,39 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
       fx2.cleanup();
     }
   });
+
+  it('a process that still uses the root when sequence/ goes (not seen while it ran): the guard waits for its exit, then restores at once', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const g = newGuard(fx.storeDir, conf, path.join(sd.dir, 'state'));
+    await g.start(); // no process uses the root: the value on disk (6) is final
+    logs.length = 0;
+    // a late process: a chunk of the root open, no index write (so the guard never looked it up)
+    const chunk = path.join(fx.root, 'late-stream', 'chunk');
+    mkdirSync(path.dirname(chunk), { recursive: true });
+    writeFileSync(chunk, 'x');
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `process.on('SIGTERM', () => setTimeout(() => process.exit(0), 400)); require('fs').openSync(${JSON.stringify(chunk)}, 'r'); console.log('open'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    fakes.push(holder);
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    let exitedAt = 0;
+    const exited = new Promise<void>((resolve) => holder.once('exit', () => ((exitedAt = Date.now()), resolve())));
+    holder.kill('SIGTERM'); // it exits 400 ms from now, holding the chunk until then
+    rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+    await until('the refusal while it holds the chunk', () => logs.some((l) => l.includes(`waiting for node (pid ${holder.pid}) to exit`)), 5_000);
+    expect(existsSync(seqFile(fx.root))).toBe(false); // never written while a process uses the root
+    await exited;
+    await until('the restore', () => g.restores === 1, 5_000);
+    expect(read(seqFile(fx.root))).toBe('6');
+    // planned again the moment it exited, not after a backoff
+    expect(Date.parse(g.lastRestoreAt!) - exitedAt).toBeLessThan(250);
+    expect(logs.filter((l) => /refused/.test(l))).toHaveLength(1);
+  });
 });
