@@ -187,8 +187,12 @@ export const requestSchemas = {
    * does not know yet rescans the store. For long-running doors (the guard): no full rescan per change.
    */
   'store.refresh': z.object({ storeId: id, paths: z.array(path).min(1).max(10_000) }).strict(),
-  /** Processes (other than the engine's own) with files open, mapped or their cwd under a root of an opened store. */
-  'store.processes': z.object({ storeId: id, rootPath: path }).strict(),
+  /**
+   * Processes (other than the engine's own) with files open, mapped or their cwd under a root of an
+   * opened store. `fluentBitOnly`: look only at processes named like Fluent Bit — a cheap look for a
+   * long-running door learning which process to wait for (the write pipeline always looks at all).
+   */
+  'store.processes': z.object({ storeId: id, rootPath: path, fluentBitOnly: z.boolean().optional() }).strict(),
   /** Summarise a folder of node reports (the guard's report.json files): the Fleet view and `store-doctor fleet`. */
   'fleet.open': z.object({ path }).strict(),
 } as const;

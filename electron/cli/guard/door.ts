@@ -191,11 +191,13 @@ export class Guard {
 
   /** Learn (once per run of Fluent Bit) which processes use the root, to wait for them after a graceful stop. */
   private learnPids(w: RootWatch): void {
-    // once per run of Fluent Bit (a process scan costs tens of milliseconds of CPU): after a restore, at its first write
+    // once per run of Fluent Bit: after a restore, at its first write that finds it
     if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
     w.learning = true;
     // learnt only when one is found (our own restore is read back too, before Fluent Bit starts)
-    void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath })
+    // only the processes named like Fluent Bit (a millisecond, not a scan of every process): another
+    // user of the root is found when the restore is refused for it (waitForUsers)
+    void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath, fluentBitOnly: true })
       .then((r) => {
         if (w.restoring) return;
         w.pids = r.processes.map((p) => p.pid);

@@ -212,18 +212,20 @@ export function planningScope<T>(fn: () => Promise<T>): Promise<T> {
   return planning.run(new Map(), fn);
 }
 
-export function findProcessesUsing(root: string): Promise<ProcessScan> {
+/** `only`: look at these pids alone (else every process). */
+export function findProcessesUsing(root: string, only?: number[]): Promise<ProcessScan> {
   const memo = planning.getStore();
-  if (!memo) return scanProcesses(root);
+  if (!memo || only) return scanProcesses(root, only);
   let scan = memo.get(root);
   if (!scan) memo.set(root, (scan = scanProcesses(root)));
   return scan;
 }
 
-async function scanProcesses(root: string): Promise<ProcessScan> {
+async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan> {
   let pids: string[];
   try {
     pids = (await fsp.readdir(procDir())).filter((n) => /^\d+$/.test(n));
+    if (only) pids = pids.filter((p) => only.includes(Number(p)));
   } catch {
     return { processes: [], uninspectable: 0, uninspectablePids: [], inspected: 0, supported: false };
   }

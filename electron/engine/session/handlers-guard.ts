@@ -9,7 +9,7 @@ import type { StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { escapeField } from '../../../shared/escape';
 import { FleetFolderError, readFleetFolder } from '../guard/fleet-read';
-import { findProcessesUsing } from '../repair/guard';
+import { findFluentBitProcesses, findProcessesUsing } from '../repair/guard';
 import { refreshRoot } from '../store/refresh';
 import { scanStore } from '../store';
 import { isInside, realPathOf } from './confine';
@@ -53,7 +53,9 @@ export function guardHandlers(ctx: SessionContext): GuardHandlers {
     'store.processes': async (input) => {
       const s = ctx.registry.get(input.storeId);
       const root = requireRoot(s, input.rootPath);
-      const r = await findProcessesUsing(root.path);
+      const only = input.fluentBitOnly ? (await findFluentBitProcesses()).map((p) => p.pid) : undefined;
+      if (only && !only.length) return { processes: [], uninspectable: 0, supported: true };
+      const r = await findProcessesUsing(root.path, only);
       return { processes: r.processes, uninspectable: r.uninspectable, supported: r.supported };
     },
 

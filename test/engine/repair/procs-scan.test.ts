@@ -69,6 +69,13 @@ describe.skipIf(process.platform !== 'linux')('the process scan on a /proc of ma
     ]);
   });
 
+  it('looks at the given pids alone when told (the guard learning which Fluent Bit to wait for)', async () => {
+    const { root, chunk } = fakeProc();
+    const scan = await findProcessesUsing(root, [4_304_242, 5_000_002]);
+    expect(scan.inspected).toBe(2);
+    expect(scan.processes).toEqual([{ pid: 4_304_242, command: 'fluent-bit', kind: 'fluent-bit', paths: [chunk] }]);
+  });
+
   it(`hands the event loop back at least every ${PROCS_PER_TURN} processes`, async () => {
     const { root } = fakeProc();
     const { value, turns } = await turnsDuring(findProcessesUsing(root));
