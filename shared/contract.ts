@@ -248,7 +248,11 @@ export interface RequestResults {
   'report.export': { fileName: string; mimeType: string; text: string };
   'task.cancel': { cancelled: boolean };
   'store.refresh': { updates: StoreUpdate[]; rescanned: StoreReport | null };
-  'store.processes': { processes: { pid: number; command: string; paths: string[] }[]; uninspectable: number; supported: boolean };
+  'store.processes': {
+    processes: { pid: number; command: string; kind: 'fluent-bit' | 'open' | 'cwd'; paths: string[] }[];
+    uninspectable: number;
+    supported: boolean;
+  };
   'fleet.open': FleetSummary;
 }
 

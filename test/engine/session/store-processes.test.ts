@@ -9,7 +9,7 @@ import { symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, dispatchRequest } from '../../../electron/engine';
-import type { Engine } from '../../../shared/contract';
+import type { Engine, RequestInput, RequestName, RequestResult } from '../../../shared/contract';
 import { generateStore, jsonLines } from '../../fixtures/store-gen';
 import { tempDir } from '../../support/fixtures';
 
@@ -34,6 +34,13 @@ async function holder(exe: string, file: string): Promise<ChildProcess> {
   return c;
 }
 
+/** One request, its typed result (a contract error fails the test). */
+async function call<N extends RequestName>(name: N, input: RequestInput<N>): Promise<RequestResult<N>> {
+  const reply = await dispatchRequest(e!, name, input);
+  if (!reply.ok) throw new Error(`${name}: ${reply.error.message}`);
+  return reply.value as RequestResult<N>;
+}
+
 describe.skipIf(process.platform !== 'linux')('store.processes', () => {
   it('names every process using the root; with fluentBitOnly only the one named like Fluent Bit', async () => {
     t = tempDir('sd-store-procs-');
@@ -47,27 +54,22 @@ describe.skipIf(process.platform !== 'linux')('store.processes', () => {
     const other = await holder(process.execPath, chunk);
     const fb = await holder(fbExe, chunk);
     e = createEngine({ door: 'cli', watch: false });
-    const opened = await dispatchRequest(e, 'store.open', { path: g.storeDir });
-    if (!opened.ok) throw new Error(opened.error.message);
-    const storeId = opened.value.storeId;
+    const { storeId } = await call('store.open', { path: g.storeDir });
 
-    const all = await dispatchRequest(e, 'store.processes', { storeId, rootPath: root });
-    if (!all.ok) throw new Error(all.error.message);
-    expect(all.value.processes.map((p) => [p.pid, p.command]).sort()).toEqual(
+    const all = await call('store.processes', { storeId, rootPath: root });
+    expect(all.processes.map((p) => [p.pid, p.command]).sort()).toEqual(
       [
         [other.pid, 'node'],
         [fb.pid, 'fluent-bit'],
       ].sort(),
     );
 
-    const fbOnly = await dispatchRequest(e, 'store.processes', { storeId, rootPath: root, fluentBitOnly: true });
-    if (!fbOnly.ok) throw new Error(fbOnly.error.message);
-    expect(fbOnly.value.processes).toEqual([{ pid: fb.pid, command: 'fluent-bit', kind: 'fluent-bit', paths: [chunk] }]);
+    const fbOnly = await call('store.processes', { storeId, rootPath: root, fluentBitOnly: true });
+    expect(fbOnly.processes).toEqual([{ pid: fb.pid, command: 'fluent-bit', kind: 'fluent-bit', paths: [chunk] }]);
 
     // without a Fluent Bit running: nothing, and no scan of the others
     process.kill(fb.pid!, 'SIGKILL');
     await new Promise((r) => fb.once('exit', r));
-    const none = await dispatchRequest(e, 'store.processes', { storeId, rootPath: root, fluentBitOnly: true });
-    expect(none).toEqual({ ok: true, value: { processes: [], uninspectable: 0, supported: true } });
+    expect(await call('store.processes', { storeId, rootPath: root, fluentBitOnly: true })).toEqual({ processes: [], uninspectable: 0, supported: true });
   });
 });
