@@ -125,7 +125,7 @@ async function inodesOf(root: string): Promise<Map<number, string>> {
  * took 40–80 ms asynchronously, 6–12 ms like this); the caller hands the event loop back every
  * PROCS_PER_TURN processes, so it is never held for long.
  */
-function heldOnDevice(pidText: string, dev: number, devText: string): { held: Held[]; denied: boolean; gone: boolean } {
+function heldOnDevice(pidText: string, dev: number, devText: string, devNeedle: string): { held: Held[]; denied: boolean; gone: boolean } {
   const base = `${procDir()}/${pidText}`;
   const held: Held[] = [];
   let denied = false;
@@ -166,8 +166,14 @@ function heldOnDevice(pidText: string, dev: number, devText: string): { held: He
   } catch {
     maps = '';
   }
+  // only the lines of the root's device are parsed: the kernel prints it as " %02x:%02x " after the
+  // offset, so a search for that text skips every other line (most, when the store has its own mount)
   const seen = new Set<number>();
-  for (const line of maps.split('\n')) {
+  for (let at = maps.indexOf(devNeedle); at !== -1; at = maps.indexOf(devNeedle, at + 1)) {
+    const start = maps.lastIndexOf('\n', at) + 1;
+    const end = maps.indexOf('\n', at);
+    const line = maps.slice(start, end === -1 ? undefined : end);
+    if (end !== -1) at = end;
     // address perms offset dev inode pathname
     const m = /^\S+ \S+ \S+ ([0-9a-f]+):([0-9a-f]+) (\d+)\s*(.*)$/.exec(line);
     if (!m || m[3] === '0') continue;
@@ -234,6 +240,10 @@ async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan
   const realRoot = await fsp.realpath(root);
   const dev = rootSt.dev;
   const devText = majorMinor(dev);
+  const devNeedle = ` ${devText
+    .split(':')
+    .map((x) => x.padStart(2, '0'))
+    .join(':')} `;
   let uninspectable = 0;
   let inspected = 0;
   const uninspectablePids: number[] = [];
@@ -242,7 +252,7 @@ async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan
   for (const pidText of pids) {
     const pid = Number(pidText);
     if (pid === process.pid) continue;
-    const r = heldOnDevice(pidText, dev, devText);
+    const r = heldOnDevice(pidText, dev, devText, devNeedle);
     await yieldLoop(slice);
     if (r.gone) continue; // exited meanwhile
     inspected++;

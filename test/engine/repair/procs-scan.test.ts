@@ -6,7 +6,7 @@
  * fd links, comm, maps and cwd, as the kernel lays them out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { findFluentBitProcesses, findProcessesUsing, PROCS_PER_TURN, procsTestHooks } from '../../../electron/engine/repair/procs';
 import { tempDir } from './helpers';
@@ -74,6 +74,24 @@ describe.skipIf(process.platform !== 'linux')('the process scan on a /proc of ma
     const scan = await findProcessesUsing(root, [4_304_242, 5_000_002]);
     expect(scan.inspected).toBe(2);
     expect(scan.processes).toEqual([{ pid: 4_304_242, command: 'fluent-bit', kind: 'fluent-bit', paths: [chunk] }]);
+  });
+
+  it('finds a chunk only mapped (its line in /proc/<pid>/maps, the device printed as the kernel does: %02x:%02x)', async () => {
+    const { root, chunk } = fakeProc();
+    const st = statSync(chunk);
+    // glibc's dev_t: major in bits 8-19 (and 32+), minor in bits 0-7 and 20-31
+    const major = (st.dev >>> 8) & 0xfff;
+    const minor = (st.dev & 0xff) | ((st.dev >>> 12) & 0xfff00);
+    const hex2 = (n: number) => n.toString(16).padStart(2, '0');
+    const maps = [
+      `7f0000000000-7f0000001000 r--p 00000000 ${hex2(major + 1)}:${hex2(minor)} ${st.ino} /elsewhere/lib.so`, // same inode, another device
+      `7f0000001000-7f0000002000 rw-s 00000000 ${hex2(major)}:${hex2(minor)} ${st.ino}                    ${chunk}`,
+      '7f0000002000-7f0000003000 rw-p 00000000 00:00 0 ',
+    ].join('\n');
+    writeFileSync(path.join(procsTestHooks.proc!, '5000005', 'maps'), maps + '\n');
+    unlinkSync(path.join(procsTestHooks.proc!, '5000005', 'fd', '3'));
+    const scan = await findProcessesUsing(root, [5_000_005]);
+    expect(scan.processes).toEqual([{ pid: 5_000_005, command: 'worker', kind: 'open', paths: [`${chunk} (mapped)`] }]);
   });
 
   it(`hands the event loop back at least every ${PROCS_PER_TURN} processes`, async () => {
