@@ -2,15 +2,15 @@
  * Findings about what a root holds: buffered backlog, quarantine, damaged chunks, multipart
  * records vs server uploads, shared roots and seq_index files of other output ids.
  */
-import type { ChunkInfo, FluentBitConfig, Finding, NextStep, RootReport, S3UploadEntry } from '../../../shared/model';
-import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
+import type { FluentBitConfig, Finding, NextStep, RootReport, S3UploadEntry } from '../../../shared/model';
 import type { Target } from './targets';
 import { normalizeRootPath } from './targets';
 import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
 import { capped, plural, sizeText as bytes } from './text';
 import { next } from './next-steps';
+import { streamFacts, type StreamFacts } from '../store/stream-facts';
 import { backlogVersionLines, nulPaddingFinding, quarantineFinding, stopLossFinding, type VersionView } from './findings-version';
-const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((a, c) => a + (f(c) ?? 0), 0);
+const total = (fs: StreamFacts[], f: (x: StreamFacts) => number) => fs.reduce((a, x) => a + f(x), 0);
 
 /**
  * Backlog, quarantine, NUL padding, stop loss and damaged chunks of one root, as the Fluent Bit
@@ -18,19 +18,17 @@ const sum = (cs: ChunkInfo[], f: (c: ChunkInfo) => number | null) => cs.reduce((
  */
 export function backlogFindings(root: RootReport, outputId: number | null, v: VersionView, retryLimit?: string): Finding[] {
   const out: Finding[] = [];
-  const isOk = (c: ChunkInfo) => !DAMAGED_CHUNK_STATUSES.includes(c.status);
-  const data = root.streams.filter((s) => s.kind === 'data' && s.chunks.some(isOk));
+  // per stream, cached by the stream object (./stream-facts.ts): a plan after a refresh walks only the streams it changed
+  const data = root.streams.filter((s) => s.kind === 'data' && streamFacts(s).ok.length);
   if (data.length) {
-    const chunks = data.flatMap((s) => s.chunks.filter(isOk));
+    const facts = data.map(streamFacts);
+    const chunks = facts.flatMap((f) => f.ok);
     out.push({
       code: 'BUFFERED_BACKLOG',
       severity: 'warning',
-      summary: `${plural(chunks.length, 'chunk')} (${sum(chunks, (c) => c.records)} records, ${bytes(sum(chunks, (c) => c.contentLength))} of record data) wait in ${root.bucket} for upload.`,
+      summary: `${plural(chunks.length, 'chunk')} (${total(facts, (f) => f.okRecords)} records, ${bytes(total(facts, (f) => f.okContentLength))} of record data) wait in ${root.bucket} for upload.`,
       evidence: [
-        ...data.map((s) => {
-          const cs = s.chunks.filter(isOk);
-          return `${s.name}: ${plural(cs.length, 'chunk')}, ${sum(cs, (c) => c.records)} records, tags ${[...new Set(cs.map((c) => c.tag ?? ''))].join(', ')}`;
-        }),
+        ...data.map((s, i) => `${s.name}: ${plural(facts[i].ok.length, 'chunk')}, ${facts[i].okRecords} records, tags ${facts[i].okTags.join(', ')}`),
         ...backlogVersionLines(v, retryLimit),
       ],
       action:
@@ -42,10 +40,9 @@ export function backlogFindings(root: RootReport, outputId: number | null, v: Ve
   }
   for (const f of [stopLossFinding(root, v, outputId, retryLimit), nulPaddingFinding(root, v, outputId), quarantineFinding(root, v, outputId)])
     if (f) out.push(f);
-  const all = root.streams.flatMap((s) => s.chunks);
-  const damaged = all.filter((c) => DAMAGED_CHUNK_STATUSES.includes(c.status));
+  const damaged = root.streams.flatMap((s) => streamFacts(s).damaged);
   // A legacy-length chunk is how 1.x always writes (docs/fluent-bit-versions.md §1), not damage; its NUL tail is CHUNK_NUL_PADDING.
-  const odd = all.filter((c) => c.status === 'zero-byte');
+  const odd = root.streams.flatMap((s) => streamFacts(s).zeroByte);
   if (damaged.length || odd.length) {
     out.push({
       code: 'CHUNK_DAMAGED',

@@ -6,6 +6,7 @@
  * what differs instead of claiming one behaviour.
  */
 import type { FluentBitVersionGiven, FluentBitVersionInfo, StoreReport } from '../../../shared/model';
+import { streamFacts } from '../store/stream-facts';
 
 export interface VersionFacts {
   /** The measured version. */
@@ -136,12 +137,10 @@ export function factsFor(version: string): { facts: VersionFacts[]; note: string
   return { facts: [lower, upper], note: `not measured: between ${lower.version} and ${upper.version}, so the findings say where those two differ` };
 }
 
-const isLegacy = (s: StoreReport) =>
-  s.roots.flatMap((r) => r.streams.filter((x) => x.kind !== 'sequence').flatMap((x) => x.chunks.filter((c) => c.status === 'legacy-length')));
-const withLength = (s: StoreReport) =>
-  s.roots.flatMap((r) =>
-    r.streams.filter((x) => x.kind !== 'sequence').flatMap((x) => x.chunks.filter((c) => c.status === 'ok' && (c.contentLengthField ?? 0) > 0)),
-  );
+// per stream, cached by the stream object (store/stream-facts.ts)
+const dataStreams = (s: StoreReport) => s.roots.flatMap((r) => r.streams.filter((x) => x.kind !== 'sequence'));
+const isLegacy = (s: StoreReport) => dataStreams(s).flatMap((x) => streamFacts(x).legacy);
+const withLength = (s: StoreReport) => dataStreams(s).flatMap((x) => streamFacts(x).withLength);
 
 /** What the store itself says about the version that wrote it (§1, §3). */
 export function inferFromStore(report: StoreReport): { facts: VersionFacts[]; evidence: string[]; range: string | null; because: string[] } {
