@@ -274,6 +274,7 @@ export class Guard {
       }
       w.idle = true;
       this.seq.release(w.rootPath);
+      this.seq.check(w.rootPath); // what it restored is watched from now on
       if (this.opts.marker && !this.stopped) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
     } finally {
       w.restoring = false;

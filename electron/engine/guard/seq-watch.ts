@@ -37,6 +37,8 @@ interface RootWatch {
   rootPath: string;
   indexDir: string;
   rootWatcher: fs.FSWatcher | null;
+  /** On `sequence/` while it exists without `index_metadata/` (being created: a restore, a start). */
+  sequenceWatcher: fs.FSWatcher | null;
   indexWatcher: fs.FSWatcher | null;
   held: Map<number, Held>;
   /** stat signature per id (ino:size:mtime) of the last read. */
@@ -72,6 +74,7 @@ export class SeqWatcher {
       rootPath,
       indexDir: path.join(rootPath, 'sequence', 'index_metadata'),
       rootWatcher: null,
+      sequenceWatcher: null,
       indexWatcher: null,
       held: new Map(),
       seen: new Map(),
@@ -123,9 +126,24 @@ export class SeqWatcher {
     if (!present) {
       if (r.indexPresent || r.held.size) this.deleted(r);
       r.indexPresent = false;
+      // sequence/ made before index_metadata/ (mkdir -p): the root's watch does not see the second
+      // step, so watch sequence/ until it is there — else a deletion soon after goes unseen
+      const sequenceDir = path.dirname(r.indexDir);
+      if (!fs.existsSync(sequenceDir)) {
+        r.sequenceWatcher?.close(); // a watch on a deleted folder sees nothing more
+        r.sequenceWatcher = null;
+      } else if (!r.sequenceWatcher)
+        r.sequenceWatcher = this.watch(
+          sequenceDir,
+          () => this.check(r),
+          () => (r.sequenceWatcher = null),
+        );
+      if (r.sequenceWatcher && fs.existsSync(r.indexDir)) this.check(r); // created meanwhile
       return;
     }
     r.indexPresent = true;
+    r.sequenceWatcher?.close();
+    r.sequenceWatcher = null;
     if (!r.indexWatcher) {
       r.indexWatcher = this.watch(
         r.indexDir,
@@ -267,6 +285,7 @@ export class SeqWatcher {
     if (this.timer) clearInterval(this.timer);
     for (const w of this.roots.values()) {
       w.rootWatcher?.close();
+      w.sequenceWatcher?.close();
       w.indexWatcher?.close();
       this.release(w.rootPath);
     }

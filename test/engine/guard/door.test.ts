@@ -72,7 +72,7 @@ async function startFake(root: string, everyMs: number, flush: number): Promise<
 const seqFile = (root: string) => path.join(root, 'sequence', 'index_metadata', 'seq_index_0');
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : null);
 const logs: string[] = [];
-function newGuard(storeDir: string, conf: string, stateDir: string, opts: { marker?: boolean } = {}): Guard {
+function newGuard(storeDir: string, conf: string, stateDir: string, opts: { marker?: boolean; pollMs?: number } = {}): Guard {
   const g = new Guard({ store: storeDir, config: conf, stateDir, pollMs: 200, refreshDebounceMs: 50, log: (l) => logs.push(l), ...opts });
   guards.push(g);
   return g;
@@ -236,5 +236,18 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
     // planned again the moment it exited, not after a backoff
     expect(Date.parse(g.lastRestoreAt!) - exitedAt).toBeLessThan(250);
     expect(logs.filter((l) => /refused/.test(l))).toHaveLength(1);
+  });
+
+  it('a deletion right after its own restore is seen (not only at the next poll)', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    const g = newGuard(fx.storeDir, conf, path.join(sd.dir, 'state'), { pollMs: 30_000 }); // no poll to fall back on
+    await g.start();
+    for (let round = 1; round <= 3; round++) {
+      rmSync(path.join(fx.root, 'sequence'), { recursive: true });
+      await until(`restore ${round}`, () => g.restores === round && read(seqFile(fx!.root)) === '6', 5_000);
+      await sleep(50);
+    }
   });
 });
