@@ -8,7 +8,7 @@ import { normalizeRootPath } from './targets';
 import { strayFloorLine, strayIndexFiles, type SafeIndex } from './safe-index';
 import { capped, plural, sizeText as bytes } from './text';
 import { next } from './next-steps';
-import { streamFacts, type StreamFacts } from '../store/stream-facts';
+import { flatten, streamFacts, type StreamFacts } from '../store/stream-facts';
 import { backlogVersionLines, nulPaddingFinding, quarantineFinding, stopLossFinding, type VersionView } from './findings-version';
 const total = (fs: StreamFacts[], f: (x: StreamFacts) => number) => fs.reduce((a, x) => a + f(x), 0);
 
@@ -22,11 +22,11 @@ export function backlogFindings(root: RootReport, outputId: number | null, v: Ve
   const data = root.streams.filter((s) => s.kind === 'data' && streamFacts(s).ok.length);
   if (data.length) {
     const facts = data.map(streamFacts);
-    const chunks = facts.flatMap((f) => f.ok);
+    const count = total(facts, (f) => f.ok.length);
     out.push({
       code: 'BUFFERED_BACKLOG',
       severity: 'warning',
-      summary: `${plural(chunks.length, 'chunk')} (${total(facts, (f) => f.okRecords)} records, ${bytes(total(facts, (f) => f.okContentLength))} of record data) wait in ${root.bucket} for upload.`,
+      summary: `${plural(count, 'chunk')} (${total(facts, (f) => f.okRecords)} records, ${bytes(total(facts, (f) => f.okContentLength))} of record data) wait in ${root.bucket} for upload.`,
       evidence: [
         ...data.map((s, i) => `${s.name}: ${plural(facts[i].ok.length, 'chunk')}, ${facts[i].okRecords} records, tags ${facts[i].okTags.join(', ')}`),
         ...backlogVersionLines(v, retryLimit),
@@ -35,14 +35,14 @@ export function backlogFindings(root: RootReport, outputId: number | null, v: Ve
         'Fluent Bit sends these with PutObject at its next start (key time = restart time, one $INDEX each): repair the index first, or replay them to the bucket create-only without Fluent Bit.',
       next: outputId !== null ? [next.replay(outputId)] : [],
       outputId,
-      data: { chunks: chunks.map((c) => c.path) },
+      data: { chunks: flatten(facts.map((f) => f.okPaths)) },
     });
   }
   for (const f of [stopLossFinding(root, v, outputId, retryLimit), nulPaddingFinding(root, v, outputId), quarantineFinding(root, v, outputId)])
     if (f) out.push(f);
-  const damaged = root.streams.flatMap((s) => streamFacts(s).damaged);
+  const damaged = flatten(root.streams.map((s) => streamFacts(s).damaged));
   // A legacy-length chunk is how 1.x always writes (docs/fluent-bit-versions.md §1), not damage; its NUL tail is CHUNK_NUL_PADDING.
-  const odd = root.streams.flatMap((s) => streamFacts(s).zeroByte);
+  const odd = flatten(root.streams.map((s) => streamFacts(s).zeroByte));
   if (damaged.length || odd.length) {
     out.push({
       code: 'CHUNK_DAMAGED',

@@ -6,7 +6,7 @@
  * what differs instead of claiming one behaviour.
  */
 import type { FluentBitVersionGiven, FluentBitVersionInfo, StoreReport } from '../../../shared/model';
-import { streamFacts } from '../store/stream-facts';
+import { flatten, streamFacts } from '../store/stream-facts';
 
 export interface VersionFacts {
   /** The measured version. */
@@ -139,8 +139,8 @@ export function factsFor(version: string): { facts: VersionFacts[]; note: string
 
 // per stream, cached by the stream object (store/stream-facts.ts)
 const dataStreams = (s: StoreReport) => s.roots.flatMap((r) => r.streams.filter((x) => x.kind !== 'sequence'));
-const isLegacy = (s: StoreReport) => dataStreams(s).flatMap((x) => streamFacts(x).legacy);
-const withLength = (s: StoreReport) => dataStreams(s).flatMap((x) => streamFacts(x).withLength);
+const isLegacy = (s: StoreReport) => flatten(dataStreams(s).map((x) => streamFacts(x).legacy));
+const withLength = (s: StoreReport) => flatten(dataStreams(s).map((x) => streamFacts(x).withLength));
 
 /** What the store itself says about the version that wrote it (§1, §3). */
 export function inferFromStore(report: StoreReport): { facts: VersionFacts[]; evidence: string[]; range: string | null; because: string[] } {

@@ -11,6 +11,8 @@ import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 export interface StreamFacts {
   /** Chunks Fluent Bit does not reject, in stream order. */
   ok: ChunkInfo[];
+  /** Their paths. */
+  okPaths: string[];
   okRecords: number;
   okContentLength: number;
   /** Tags of the ok chunks, in order of first appearance ('' for none). */
@@ -30,12 +32,13 @@ const rejected = new Set<string>(DAMAGED_CHUNK_STATUSES);
 export function streamFacts(s: StreamInfo): StreamFacts {
   const hit = cache.get(s);
   if (hit && hit.chunks === s.chunks) return hit.facts;
-  const f: StreamFacts = { ok: [], okRecords: 0, okContentLength: 0, okTags: [], damaged: [], zeroByte: [], legacy: [], withLength: [] };
+  const f: StreamFacts = { ok: [], okPaths: [], okRecords: 0, okContentLength: 0, okTags: [], damaged: [], zeroByte: [], legacy: [], withLength: [] };
   const tags = new Set<string>();
   for (const c of s.chunks) {
     if (rejected.has(c.status)) f.damaged.push(c);
     else {
       f.ok.push(c);
+      f.okPaths.push(c.path);
       f.okRecords += c.records ?? 0;
       f.okContentLength += c.contentLength ?? 0;
       tags.add(c.tag ?? '');
@@ -47,4 +50,11 @@ export function streamFacts(s: StreamInfo): StreamFacts {
   f.okTags = [...tags];
   cache.set(s, { chunks: s.chunks, facts: f });
   return f;
+}
+
+/** The lists, one after another (a plain loop: `flatMap` costs ~10× more on 100k chunks). */
+export function flatten<T>(lists: readonly (readonly T[])[]): T[] {
+  const out: T[] = [];
+  for (const list of lists) for (const x of list) out.push(x);
+  return out;
 }

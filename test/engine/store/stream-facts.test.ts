@@ -54,6 +54,7 @@ function walked(s: StreamInfo) {
   const ok = s.chunks.filter((c) => !damaged.includes(c.status));
   return {
     ok: ok.map((c) => c.name),
+    okPaths: ok.map((c) => c.path),
     okRecords: ok.reduce((a, c) => a + (c.records ?? 0), 0),
     okContentLength: ok.reduce((a, c) => a + (c.contentLength ?? 0), 0),
     okTags: [...new Set(ok.map((c) => c.tag ?? ''))],
