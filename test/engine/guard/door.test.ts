@@ -72,7 +72,7 @@ async function startFake(root: string, everyMs: number, flush: number): Promise<
 const seqFile = (root: string) => path.join(root, 'sequence', 'index_metadata', 'seq_index_0');
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : null);
 const logs: string[] = [];
-function newGuard(storeDir: string, conf: string, stateDir: string, opts: { marker?: boolean; pollMs?: number } = {}): Guard {
+function newGuard(storeDir: string, conf: string, stateDir: string, opts: { marker?: boolean; pollMs?: number; trace?: boolean } = {}): Guard {
   const g = new Guard({ store: storeDir, config: conf, stateDir, pollMs: 200, refreshDebounceMs: 50, log: (l) => logs.push(l), ...opts });
   guards.push(g);
   return g;
@@ -249,5 +249,19 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
       await until(`restore ${round}`, () => g.restores === round && read(seqFile(fx!.root)) === '6', 5_000);
       await sleep(50);
     }
+  });
+
+  it('plans a restore once at start, without applying it (the first walk of a big store is not paid after a stop)', async () => {
+    fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
+    sd = tempDir('sd-guard-');
+    const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
+    logs.length = 0;
+    const g = newGuard(fx.storeDir, conf, path.join(sd.dir, 'state'), { trace: true });
+    await g.start();
+    await until('the warm-up plan', () => logs.some((l) => /^trace: repair\.plan \d+ ms$/.test(l)));
+    await g.stop();
+    expect(logs.filter((l) => l.startsWith('trace: repair.apply'))).toEqual([]);
+    expect(existsSync(path.join(fx.root, '.store-doctor', 'journal.jsonl'))).toBe(false);
+    expect(read(seqFile(fx.root))).toBe('6');
   });
 });
