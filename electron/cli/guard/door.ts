@@ -19,7 +19,7 @@ import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from
 import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
 import { TreeWatcher } from '../../engine/guard/tree-watch';
 import { CliSession } from '../session';
-import { processesGone } from './pids';
+import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
 import { indexOutputsByBucket, isDir, newRootWatch, rootFactsOf, sleep, streamOf, waitOrWake, type GuardOptions, type RootWatch } from './root-watch';
 
@@ -164,12 +164,11 @@ export class Guard {
 
   private async noProcesses(w: RootWatch): Promise<boolean> {
     if (!this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return true;
-    const r = await this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath });
-    if (r.uninspectable)
-      this.note(`${r.uninspectable} processes could not be inspected: run the guard as Fluent Bit's user (or root) so it sees when Fluent Bit exits`);
-    w.pids = r.processes.map((p) => p.pid);
-    w.learned = r.processes.length > 0;
-    return r.processes.length === 0;
+    return noUsers(this.users(), w);
+  }
+
+  private users(): UsersContext {
+    return { call: this.call, storeId: this.storeId!, note: (l) => this.note(l) };
   }
 
   private onSeq(e: SeqEvent): void {
@@ -201,22 +200,10 @@ export class Guard {
     void this.restore(w);
   }
 
-  /** Learn (once per run of Fluent Bit) which processes use the root, to wait for them after a graceful stop. */
+  /** Learn (once per run of Fluent Bit: after a restore, at its first write that finds it) which Fluent Bit uses the root. */
   private learnPids(w: RootWatch): void {
-    // once per run of Fluent Bit: after a restore, at its first write that finds it
     if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
-    w.learning = true;
-    // learnt only when one is found (our own restore is read back too, before Fluent Bit starts)
-    // only the processes named like Fluent Bit (a millisecond, not a scan of every process): another
-    // user of the root is found when the restore is refused for it (waitForUsers)
-    void this.call('store.processes', { storeId: this.storeId, rootPath: w.rootPath, fluentBitOnly: true })
-      .then((r) => {
-        if (w.restoring) return;
-        w.pids = r.processes.map((p) => p.pid);
-        w.learned = w.pids.length > 0;
-      })
-      .catch(() => undefined)
-      .finally(() => (w.learning = false));
+    learnUsers(this.users(), w);
   }
 
   /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */
@@ -270,13 +257,10 @@ export class Guard {
             this.note(`${w.rootPath} does not exist (yet): nothing to restore into; Fluent Bit creates it at its start`);
             break;
           }
-          // The processes seen using the root while Fluent Bit ran: wait for them cheaply (a poll of
-          // their /proc/<pid>/stat), then plan — the pipeline checks every process before it writes.
-          if (w.pids.length) await processesGone(w.pids, 60_000);
-          w.pids = [];
-          w.learned = false;
+          // the Fluent Bit seen while it ran: wait for it cheaply, then plan (the pipeline checks every process)
+          await waitForLearnt(w);
           if ((await this.restoreOnce(w)) && !w.again) break;
-          if (w.again || (await this.waitForUsers(w))) continue;
+          if (w.again || (await waitForUsers(this.users(), w))) continue;
         } catch (err) {
           const why = (err as Error).message;
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
@@ -294,20 +278,6 @@ export class Guard {
       this.state = this.stopped ? 'stopped' : [...this.roots.values()].some((r) => r.problem) ? 'refused' : 'watching';
       this.changed();
     }
-  }
-
-  /**
-   * After a refused restore: the processes using the root now (a Fluent Bit still exiting, not seen
-   * while it ran). True when there were some and they have exited — plan again at once.
-   */
-  private async waitForUsers(w: RootWatch): Promise<boolean> {
-    const use = await this.call('store.processes', { storeId: this.storeId!, rootPath: w.rootPath });
-    if (!use.processes.length) return false;
-    this.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
-    return processesGone(
-      use.processes.map((p) => p.pid),
-      60_000,
-    );
   }
 
   /** One plan + apply per output of the root. True when nothing is left to try. */
