@@ -129,7 +129,6 @@ function heldOnDevice(pidText: string, dev: number, devText: string, devNeedle: 
   const base = `${procDir()}/${pidText}`;
   const held: Held[] = [];
   let denied = false;
-  const statOf = (p: string): Stats | null => fs.statSync(p, { throwIfNoEntry: false }) ?? null;
   const linkOf = (p: string): string => {
     try {
       return fs.readlinkSync(p) || '?';
@@ -139,12 +138,7 @@ function heldOnDevice(pidText: string, dev: number, devText: string, devNeedle: 
   };
   try {
     for (const fd of fs.readdirSync(`${base}/fd`)) {
-      let st: Stats | null;
-      try {
-        st = statOf(`${base}/fd/${fd}`);
-      } catch {
-        continue; // closed meanwhile, or not ours to see
-      }
+      const st = statSync(`${base}/fd/${fd}`, false); // null: closed meanwhile, or not ours to see
       if (!st || st.dev !== dev) continue;
       held.push({ ino: st.ino, named: linkOf(`${base}/fd/${fd}`), how: 'open', dir: st.isDirectory() });
     }
@@ -153,12 +147,7 @@ function heldOnDevice(pidText: string, dev: number, devText: string, devNeedle: 
     if (code === 'ENOENT') return { held, denied, gone: true }; // exited meanwhile
     if (code === 'EACCES' || code === 'EPERM') denied = true;
   }
-  let cwd: Stats | null = null;
-  try {
-    cwd = statOf(`${base}/cwd`);
-  } catch {
-    cwd = null;
-  }
+  const cwd = statSync(`${base}/cwd`, false);
   if (cwd && cwd.dev === dev) held.push({ ino: cwd.ino, named: linkOf(`${base}/cwd`), how: 'cwd', dir: true });
   let maps = '';
   try {
