@@ -1,12 +1,14 @@
 /**
  * What the guard's metrics and report need of a root, computed from its scan report: backlog
  * chunks, bytes and oldest chunk by stream kind, quarantine and damaged chunks, the index files,
- * the marker. Each stream's sums are cached by the stream object: a refresh (store/refresh.ts)
+ * the marker. Each stream's sums come from its facts, kept by the stream object
+ * (store/stream-facts.ts, shared with the diagnosis): a refresh (store/refresh.ts)
  * replaces only the streams it re-read, so a scrape after a change sums a handful of cached
  * entries instead of walking every chunk of a 100k-chunk store.
  */
 import type { BacklogKind } from '../../../shared/fleet';
-import { DAMAGED_CHUNK_STATUSES, type RootReport, type StreamInfo } from '../../../shared/model';
+import type { RootReport, StreamInfo } from '../../../shared/model';
+import { streamFacts } from '../store/stream-facts';
 
 export interface StreamSums {
   chunks: number;
@@ -35,28 +37,10 @@ export interface RootFacts {
   seqIndex: Map<number, number | null>;
 }
 
-const cache = new WeakMap<StreamInfo, StreamSums>();
-const damaged = new Set<string>(DAMAGED_CHUNK_STATUSES);
-
-function timeOf(iso: string | null): number | null {
-  if (!iso) return null;
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? t : null;
-}
-
+/** A stream's sums, from its facts (kept per stream object: store/stream-facts.ts). */
 export function streamSums(s: StreamInfo): StreamSums {
-  const hit = cache.get(s);
-  if (hit) return hit;
-  const out: StreamSums = { chunks: 0, bytes: 0, oldestMs: null, damaged: 0 };
-  for (const c of s.chunks) {
-    out.chunks++;
-    out.bytes += c.fileSize;
-    if (damaged.has(c.status)) out.damaged++;
-    const t = timeOf(c.firstRecordTime) ?? timeOf(c.mtime);
-    if (t !== null && (out.oldestMs === null || t < out.oldestMs)) out.oldestMs = t;
-  }
-  cache.set(s, out);
-  return out;
+  const f = streamFacts(s);
+  return { chunks: s.chunks.length, bytes: f.bytes, oldestMs: f.oldestMs, damaged: f.damaged.length };
 }
 
 /** The kind a stream's backlog counts under: the newest data stream is `current`, other data streams `old`. */

@@ -1,5 +1,6 @@
 /**
- * What a diagnosis needs of each stream's chunks, computed once per stream object. Reports are
+ * What a diagnosis (and the guard's metrics) need of each stream's chunks, computed once per
+ * stream object. Reports are
  * never changed in place: a refresh or an apply builds new stream objects for what changed and
  * shares the others (shared/store-update.ts), so planning on a 100k-chunk store after a few
  * chunks changed walks only those streams — the backlog sums and the version hints from chunk
@@ -24,6 +25,16 @@ export interface StreamFacts {
   legacy: ChunkInfo[];
   /** Ok chunks with the content length in the header (chunkio 1.5 or later). */
   withLength: ChunkInfo[];
+  /** File bytes of every chunk. */
+  bytes: number;
+  /** Oldest first-record time (else mtime) of its chunks, ms since the epoch. */
+  oldestMs: number | null;
+}
+
+function timeOf(iso: string | null): number | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
 }
 
 const cache = new WeakMap<StreamInfo, { chunks: ChunkInfo[]; facts: StreamFacts }>();
@@ -32,9 +43,24 @@ const rejected = new Set<string>(DAMAGED_CHUNK_STATUSES);
 export function streamFacts(s: StreamInfo): StreamFacts {
   const hit = cache.get(s);
   if (hit && hit.chunks === s.chunks) return hit.facts;
-  const f: StreamFacts = { ok: [], okPaths: [], okRecords: 0, okContentLength: 0, okTags: [], damaged: [], zeroByte: [], legacy: [], withLength: [] };
+  const f: StreamFacts = {
+    ok: [],
+    okPaths: [],
+    okRecords: 0,
+    okContentLength: 0,
+    okTags: [],
+    damaged: [],
+    zeroByte: [],
+    legacy: [],
+    withLength: [],
+    bytes: 0,
+    oldestMs: null,
+  };
   const tags = new Set<string>();
   for (const c of s.chunks) {
+    f.bytes += c.fileSize;
+    const t = timeOf(c.firstRecordTime) ?? timeOf(c.mtime);
+    if (t !== null && (f.oldestMs === null || t < f.oldestMs)) f.oldestMs = t;
     if (rejected.has(c.status)) f.damaged.push(c);
     else {
       f.ok.push(c);

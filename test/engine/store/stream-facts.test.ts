@@ -62,6 +62,8 @@ function walked(s: StreamInfo) {
     zeroByte: s.chunks.filter((c) => c.status === 'zero-byte').map((c) => c.name),
     legacy: s.chunks.filter((c) => c.status === 'legacy-length').map((c) => c.name),
     withLength: s.chunks.filter((c) => c.status === 'ok' && (c.contentLengthField ?? 0) > 0).map((c) => c.name),
+    bytes: s.chunks.reduce((a, c) => a + c.fileSize, 0),
+    oldestMs: s.chunks.length ? Math.min(...s.chunks.map((c) => Date.parse(c.firstRecordTime ?? c.mtime!))) : null,
   };
 }
 const names = (s: StreamInfo) => {
