@@ -79,7 +79,6 @@ describe('accessibility (axe-core) of every view', () => {
       for (const [view, prepare] of VIEWS) {
         await go(page, view);
         await prepare(page);
-        await page.waitForTimeout(150);
         const issues = await seriousViolations(page);
         if (issues.length) found[view] = issues;
         await screenshot(page, `a11y-${scheme}-${view.replace(/\W+/g, '-').toLowerCase()}`);

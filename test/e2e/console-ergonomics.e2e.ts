@@ -232,7 +232,6 @@ describe('pictures and ergonomics', () => {
     await page.locator('[data-code="INDEX_BEHIND_BUCKET"]').waitFor();
     for (const view of ['Overview', 'Chunks', 'Index & S3', 'Repair', 'Replay', 'Multipart', 'History', 'Export']) {
       await go(page, view);
-      await page.waitForTimeout(200);
       // innerText leaves out closed <details>: the command-line blocks
       const text = (await page.evaluate(`document.querySelector('main').innerText`)) as string;
       expect(text.match(/(^|\s)--[a-z][a-z-]+/g), view).toBeNull();

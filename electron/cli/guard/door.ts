@@ -266,7 +266,7 @@ export class Guard {
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
           w.problem = why;
         }
-        await waitOrWake(w, Math.min(30_000, RETRY_MS * 2 ** Math.min(attempt, 10)));
+        await waitOrWake(w, Math.min(30_000, (this.opts.retryMs ?? RETRY_MS) * 2 ** Math.min(attempt, 10)));
       }
       w.idle = true;
       this.seq.release(w.rootPath);

@@ -14,6 +14,8 @@ export interface GuardOptions {
   marker?: boolean;
   pollMs?: number;
   refreshDebounceMs?: number;
+  /** First wait before a restore is tried again (doubles per attempt, up to 30 s). Default 25 ms. */
+  retryMs?: number;
   /** Log every session request with its duration. */
   trace?: boolean;
   log: (line: string) => void;

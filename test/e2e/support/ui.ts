@@ -8,11 +8,11 @@ export async function toOpenView(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Open a Fluent Bit store' }).waitFor();
 }
 
+/** Open a view and wait until it is the current one (its button marked, its content rendered in the same commit). */
 export async function go(page: Page, view: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Views' })
-    .getByRole('button', { name: new RegExp(`^${view.replace(/[&]/g, '\\$&')}`) })
-    .click();
+  const button = page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${view.replace(/[&]/g, '\\$&')}`) });
+  await button.click();
+  await page.waitForFunction((el) => el?.getAttribute('aria-current') === 'page', await button.elementHandle());
 }
 
 export async function openPath(page: Page, p: string): Promise<void> {
