@@ -325,15 +325,10 @@ export async function createExclusive(root: string, p: string, data: string | Bu
   );
 }
 
-/** Test seam: the write of createExclusive (a simulated full disk replaces it). */
-export const writeSeam = {
-  write: (fh: fsp.FileHandle, b: Buffer, off: number) => fh.write(b, off, b.length - off, off),
-};
-
 async function writeAll(fh: fsp.FileHandle, b: Buffer): Promise<void> {
   let off = 0;
   while (off < b.length) {
-    const { bytesWritten } = await writeSeam.write(fh, b, off);
+    const { bytesWritten } = await fh.write(b, off, b.length - off, off);
     if (bytesWritten <= 0) throw new Error('short write');
     off += bytesWritten;
   }
