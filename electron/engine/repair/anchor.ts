@@ -217,9 +217,10 @@ export class Anchor {
 
 /** fsync a held folder (best effort where a folder cannot be fsynced). */
 export async function syncHeld(d: HeldDir): Promise<void> {
+  if (d.fd >= 0) return new Promise((res, rej) => fs.fsync(d.fd, (e) => (e && e.code !== 'EINVAL' ? rej(e) : res())));
   let fh: fsp.FileHandle | null = null;
   try {
-    fh = d.fd >= 0 ? await fsp.open(`/proc/self/fd/${d.fd}`, fsc.O_RDONLY) : await fsp.open(d.real, fsc.O_RDONLY);
+    fh = await fsp.open(d.real, fsc.O_RDONLY);
     await fh.sync();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
