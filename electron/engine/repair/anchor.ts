@@ -168,18 +168,24 @@ export class Anchor {
    */
   async dir(parts: string[], create?: { mode: number; owner?: { uid: number; gid: number } | null; made?: string[] }): Promise<HeldDir | null> {
     let cur = this.root;
-    for (const name of parts) {
-      let next = await openDirAt(cur, name);
-      if (!next && create) {
-        await makeDirIn(cur, name, create.mode, create.owner ?? null);
-        create.made?.push(path.join(cur.shown, name));
-        next = await openDirAt(cur, name);
+    try {
+      for (const name of parts) {
+        let next = await openDirAt(cur, name);
+        if (!next && create) {
+          await makeDirIn(cur, name, create.mode, create.owner ?? null);
+          create.made?.push(path.join(cur.shown, name));
+          next = await openDirAt(cur, name);
+        }
+        if (cur !== this.root) closeDir(cur);
+        cur = this.root;
+        if (!next) return null;
+        cur = next;
       }
-      if (cur !== this.root) closeDir(cur);
-      if (!next) return null;
-      cur = next;
+      return cur;
+    } catch (err) {
+      if (cur !== this.root) closeDir(cur); // no descriptor is left open by a refused walk
+      throw err;
     }
-    return cur;
   }
 
   /** Open the folder `name` inside the held folder `parent` (O_NOFOLLOW); null when missing. */

@@ -291,7 +291,7 @@ export async function mkdirExact(root: string, dir: string, mode: number, owner?
       return await a.inParent(dir, (d, name) => makeDirIn(d, name, mode, owner ?? null));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
-        throw new Error(`${dir}: a parent (${path.dirname(dir)}) is not a directory; refusing to write there`);
+        throw new Error(`${dir}: a parent (${path.dirname(dir)}) is missing or not a directory; refusing to write there`);
       throw err;
     }
   });
