@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
 import { planUndo } from '../../../electron/engine/repair/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
-import { durableMove } from '../../../electron/engine/repair/atomic';
+import { durableMove, durableUnlink } from '../../../electron/engine/repair/atomic';
 import { extractFixture, type Extracted } from './helpers';
 
 const NOBODY = 65534;
@@ -118,5 +118,21 @@ describe.skipIf(process.getuid?.() !== 0)('a folder swapped for a link while roo
     const here = new Set([...readdirSync(src), ...readdirSync(dest)]);
     expect(names.filter((n) => !here.has(n))).toEqual([]);
     expect(readdirSync(dest).length).toBe(moved);
+  }, 120_000);
+
+  it('multipart record removal: a record folder swapped for a link never makes root delete a root-only file', async () => {
+    const { root, secret } = hostileStore();
+    const records = path.join(root, 'multipart-records');
+    mkdirSync(records, { mode: 0o755 });
+    const names = Array.from({ length: 60 }, (_, i) => `record-${i}`);
+    for (const n of names) {
+      writeFileSync(path.join(records, n), 'upload id');
+      writeFileSync(path.join(secret, n), 'root only');
+    }
+    chownTree(records);
+    await startAttacker(records, secret);
+    for (const n of names) await attempt(() => durableUnlink(root, path.join(records, n)));
+    await stopAttacker();
+    expect(readdirSync(secret).sort()).toEqual([...names].sort());
   }, 120_000);
 });
