@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
 import { planUndo } from '../../../electron/engine/repair/undo';
@@ -45,7 +45,11 @@ function hostileStore(): { root: string; secret: string } {
 }
 
 async function startAttacker(dir: string, target: string): Promise<void> {
-  attacker = spawn(process.execPath, [ATTACKER, dir, target, '60000'], { uid: NOBODY, gid: NOBODY, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A copy nobody can read wherever the checkout lies (the temp folder is 0755).
+  const script = path.join(fx!.dir, 'swap-attacker.mjs');
+  copyFileSync(ATTACKER, script);
+  chmodSync(script, 0o644);
+  attacker = spawn(process.execPath, [script, dir, target, '60000'], { uid: NOBODY, gid: NOBODY, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((res, rej) => {
     attacker!.stdout!.once('data', () => res());
     attacker!.once('exit', (code) => rej(new Error(`attacker exited ${code}`)));
