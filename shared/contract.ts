@@ -178,7 +178,15 @@ export const requestSchemas = {
    * A plan saved earlier (`--plan-out`): planned again on this store's current state and accepted
    * under a new id only when the fresh plan is the saved one (same steps, same basis).
    */
-  'repair.import': z.object({ storeId: id, plan: z.record(z.string(), z.unknown()), request: z.record(z.string(), z.unknown()) }).strict(),
+  'repair.import': z
+    .object({
+      storeId: id,
+      plan: z.record(z.string(), z.unknown()),
+      request: z.record(z.string(), z.unknown()),
+      /** `apply --force` on the command line: the only source of force for a saved plan (never its file). */
+      force: z.boolean().optional(),
+    })
+    .strict(),
   'report.export': z.object({ storeId: id, format: z.enum(['json', 'markdown']) }).strict(),
   'task.cancel': z.object({ taskId: id }).strict(),
   /**

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { atomicWriteFile, mkdirExact } from '../repair/atomic';
+import { atomicWriteFile, ensureStateDir } from '../repair/atomic';
 import { safeReadFile } from '../store/safe-read';
 import { parseSeqIndex } from '../store/seq-index';
 
@@ -175,23 +175,24 @@ export function recordValue(dir: string, root: RootIdentity, id: number, value: 
     const prev = state.values.get(id) ?? null;
     let raised = false;
     if (prev === null || value > prev) {
-      await atomicWriteFile(path.join(dir, `seq_index_${id}`), String(value), { mode: 0o600 });
+      await atomicWriteFile(dir, path.join(dir, `seq_index_${id}`), String(value), { mode: 0o600 });
       raised = true;
     }
     const now = raised ? value : (prev as number);
     if (!state.root || state.root.rootPath !== root.rootPath || state.root.dev !== root.dev || state.root.ino !== root.ino)
-      await atomicWriteFile(path.join(dir, 'root.json'), JSON.stringify({ ...root, recordedAt: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600 });
+      await atomicWriteFile(dir, path.join(dir, 'root.json'), JSON.stringify({ ...root, recordedAt: new Date().toISOString() }, null, 2) + '\n', {
+        mode: 0o600,
+      });
     const isFinal = final && now === value;
     if (isFinal && state.final.get(id) !== value) {
       const next = Object.fromEntries([...state.final].filter(([k]) => k !== id && state.values.has(k)));
       next[String(id)] = value;
-      await atomicWriteFile(path.join(dir, 'final.json'), JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+      await atomicWriteFile(dir, path.join(dir, 'final.json'), JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
     }
     return { value: now, raised, final: isFinal || (!raised && state.final.get(id) === now) };
   });
 }
 
 async function mkdirsFor(dir: string): Promise<void> {
-  await fsp.mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
-  await mkdirExact(dir, 0o700);
+  await ensureStateDir(dir);
 }

@@ -8,8 +8,8 @@
  * (`underLock`: the session's basis check) until the action is done, so two writers — two CLI
  * runs, the app and a timer — never interleave. The root is resolved once, here, to its realpath
  * (a bucket root may be a symlink, which Fluent Bit follows): the lock, the journal and every path
- * of the plan are taken in that folder, so a link changed meanwhile cannot send the writes
- * elsewhere.
+ * of the plan are taken in that folder, and that folder is held open by descriptor for the whole
+ * action (anchor.ts), so a link or folder changed meanwhile cannot send the writes elsewhere.
  */
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -25,6 +25,7 @@ import { assertNotRefused, RefusedError } from './errors';
 import { applyRecoverVersions } from './versions';
 import { identityOf, rebase, resolveWriteRoot, type WriteRoot } from './confine';
 import { takeWriteLock } from './write-lock';
+import { Anchor } from './anchor';
 import { startResult } from './result';
 
 export interface ApplyPlanOptions {
@@ -80,14 +81,18 @@ export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): 
     throw new RefusedError([
       `The plan is stale: ${root.path} now resolves to ${root.real}, not the folder the plan was made for (${opts.expectRoot.replace(/^root@[^=]*=/, '')}). Plan again.`,
     ]);
-  const release = await takeWriteLock(root.real, { action: plan.action });
-  try {
-    await opts.underLock?.();
-    // Undo re-reads its journal and checks every path itself; the other plans are taken into the resolved folder.
-    return await dispatch(d?.kind === 'undo' ? plan : rebase(plan, root.path, root.real), opts, root);
-  } finally {
-    await release();
-  }
+  // The root is held open from here on (anchor.ts), checked to be the folder just resolved: the
+  // lock, the journal, the backups and every write of the action go through that descriptor.
+  return Anchor.pinned(root.path, { dev: root.st.dev, ino: root.st.ino }, async () => {
+    const release = await takeWriteLock(root.real, { action: plan.action });
+    try {
+      await opts.underLock?.();
+      // Undo re-reads its journal and checks every path itself; the other plans are taken into the resolved folder.
+      return await dispatch(d?.kind === 'undo' ? plan : rebase(plan, root.path, root.real), opts, root);
+    } finally {
+      await release();
+    }
+  });
 }
 
 function dispatch(plan: RepairPlan, opts: ApplyPlanOptions, root: WriteRoot | null): Promise<RepairResult> {

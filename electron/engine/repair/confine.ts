@@ -6,9 +6,9 @@
  * a record names (journal entries are hostile input) must be absolute, normalized (no `.` or `..`
  * segments, no double or trailing slashes) and lie strictly inside the root.
  *
- * What this cannot exclude: a process that renames a folder inside the root between the check and
- * the write (Node has no openat). The write lock and the refusal to write while processes use the
- * store narrow that window; the checks run right before each step.
+ * These checks give clear refusals before anything is written; what closes the window between a
+ * check and the write (a folder renamed or swapped for a link meanwhile) is anchor.ts: every
+ * write walks the folders again by descriptor with O_NOFOLLOW and lands in the folder it holds.
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';

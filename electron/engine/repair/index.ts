@@ -3,7 +3,8 @@
  * write atomically, verify, keep an undo entry.
  *
  * Offers:
- * - atomic writes: atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact
+ * - atomic writes: atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact — each takes the root
+ *   first and runs through its anchor (anchor.ts: folders held by descriptor, never followed)
  * - journal + undo: openAction, lastUndoable, planUndo, applyUndo, undoLast
  * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, watchStore (store changed during an action)
  * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState

@@ -11,7 +11,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { atomicWriteFile } from './atomic';
+import { atomicWriteFile, removeTree } from './atomic';
 import { JOURNAL_FILE, toolDir } from './journal';
 
 export const JOURNAL_KEEP_ACTIONS = 100;
@@ -76,14 +76,14 @@ export async function pruneJournal(rootPath: string, opts: { keep?: number; maxB
   const garbage = lines.some((l) => l.id === null || (l.type !== 'action' && !kept.has(l.id) && !dropped.includes(l.id)));
   if (!dropped.length && !garbage && !partial) return { ...none, keptActions: kept.size };
   const body = lines.filter((l) => l.id !== null && kept.has(l.id)).map((l) => l.text + '\n');
-  await atomicWriteFile(file, body.join(''), { mode: 0o600 });
+  await atomicWriteFile(rootPath, file, body.join(''), { mode: 0o600 });
   let removedBackups = 0;
   for (const id of dropped) {
     if (!ACTION_ID.test(id)) continue;
     const b = path.join(dir, 'backups', id);
     const bst = await fsp.lstat(b).catch(() => null);
     if (!bst?.isDirectory()) continue;
-    await fsp.rm(b, { recursive: true, force: true });
+    await removeTree(rootPath, b);
     removedBackups++;
   }
   return { removedActions: dropped.length, removedBackups, keptActions: kept.size };

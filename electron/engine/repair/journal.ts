@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RepairAction } from '../../../shared/model';
-import { atomicWriteFile, fsyncDir } from './atomic';
+import { atomicWriteFile, fsyncDir, openIn } from './atomic';
 import type { ActionEntry, AfterState, FileState, UndoChange } from './journal-schema';
 import { APPEND_FLAGS, ensureToolDir, ensureToolSubdir, JOURNAL_FILE, ownerOf, trustedOwners, untrustedReason } from './tool-dir';
 import { RefusedError } from './errors';
@@ -65,7 +65,7 @@ async function appendNow(file: string, value: unknown): Promise<void> {
   ));
   let fh: fsp.FileHandle;
   try {
-    fh = await fsp.open(file, APPEND_FLAGS, 0o600);
+    fh = await openIn(root, file, APPEND_FLAGS, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedError([`${file} is a symlink; Store Doctor never appends through a link`]);
     throw err;
@@ -91,7 +91,7 @@ async function appendNow(file: string, value: unknown): Promise<void> {
   } finally {
     await fh.close();
   }
-  if (created) await fsyncDir(dir); // the new journal's directory entry must survive too
+  if (created) await fsyncDir(root, dir); // the new journal's directory entry must survive too
 }
 
 /** State (and bytes) of a file an action will change: read through the safe reader (no link, regular files only). */
@@ -150,7 +150,7 @@ export async function openAction(opts: {
       await ensureToolSubdir(opts.rootPath, path.join(dir, 'backups'));
       await ensureToolSubdir(opts.rootPath, path.join(dir, 'backups', id));
       state.backup = path.join('backups', id, `${n++}-${path.basename(c.path)}`);
-      await atomicWriteFile(path.join(dir, state.backup), bytes, { mode: 0o600, owner });
+      await atomicWriteFile(opts.rootPath, path.join(dir, state.backup), bytes, { mode: 0o600, owner });
     }
     changes.push({ kind: 'file', path: c.path, before: state });
   }
@@ -168,7 +168,7 @@ export async function openAction(opts: {
   };
   const journal = path.join(dir, JOURNAL_FILE);
   await appendLine(journal, entry);
-  await fsyncDir(dir);
+  await fsyncDir(opts.rootPath, dir);
   return {
     id,
     entry,

@@ -250,7 +250,7 @@ export async function applyMultipart(
       continue;
     }
     try {
-      await durableUnlink(await assertInside(d.rootPath, r, 'the multipart record'));
+      await durableUnlink(d.rootPath, await assertInside(d.rootPath, r, 'the multipart record'));
       removed.push(r);
       result.steps.push({ step, ok: true, message: 'removed (backed up for undo)' });
     } catch (err) {

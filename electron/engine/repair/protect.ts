@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../chunk';
-import { atomicWriteFile, mkdirExact } from './atomic';
+import { atomicWriteFile, ensureStateDir, mkdirExact } from './atomic';
 import { assertNotRefused, forcedWarning } from './errors';
 import { pathExists } from './fsutil';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
@@ -205,8 +205,8 @@ export async function applyProtectPlan(
     const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
     result.undoId = action.id;
     const st = await fsp.stat(d.rootPath);
-    await mkdirExact(seq, 0o755, { uid: st.uid, gid: st.gid });
-    const w = await atomicWriteFile(marker, markerBytes(), { mode: 0o600, owner: { uid: st.uid, gid: st.gid } });
+    await mkdirExact(d.rootPath, seq, 0o755, { uid: st.uid, gid: st.gid });
+    const w = await atomicWriteFile(d.rootPath, marker, markerBytes(), { mode: 0o600, owner: { uid: st.uid, gid: st.gid } });
     result.warnings.push(...w.warnings);
     const back = w.written;
     const h = decodeChunkHeader(back, back.length);
@@ -224,11 +224,16 @@ export async function applyProtectPlan(
     // a timer run must not become the "last action" that undo reverts.
     const shadow = d.shadowDir;
     const writes = d.writes;
-    await fsp.mkdir(shadow, { recursive: true, mode: 0o700 });
-    for (const w of writes) await atomicWriteFile(path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
-    await atomicWriteFile(path.join(shadow, 'root.json'), JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n', {
-      mode: 0o600,
-    });
+    await ensureStateDir(shadow);
+    for (const w of writes) await atomicWriteFile(shadow, path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
+    await atomicWriteFile(
+      shadow,
+      path.join(shadow, 'root.json'),
+      JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n',
+      {
+        mode: 0o600,
+      },
+    );
     const back = await seqIndexValues(shadow);
     result.verified = writes.every((w) => back.get(w.id) === w.value);
     result.summary = `Shadow copy of ${writes.map((w) => `seq_index_${w.id}=${w.value}`).join(', ')} in ${shadow}.`;

@@ -185,7 +185,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       item.key = key!;
       const dest = await uniqueDest(path.join(toolDir(d.rootPath), 'replayed', item.stream), path.basename(item.chunkPath));
       await assertInside(d.rootPath, file, 'the chunk');
-      await durableMove(file, dest);
+      await durableMove(d.rootPath, file, dest);
       await appendLine(journal, { t: 'moved', chunk: item.chunkPath, src, to: path.relative(d.rootPath, dest), at: now() });
       item.state = 'done';
     }

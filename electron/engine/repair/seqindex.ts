@@ -112,9 +112,9 @@ export async function writeSeqIndex(
   const st = await fsp.stat(rootPath);
   const owner = { uid: st.uid, gid: st.gid };
   const createdDirs: string[] = [];
-  if (await mkdirExact(sequenceDir, 0o755, owner)) createdDirs.push(sequenceDir);
-  if (await mkdirExact(indexDir, 0o700, owner)) createdDirs.push(indexDir);
-  const res = await atomicWriteFile(file, encodeSeqIndex(value), { mode: 0o644, owner, hooks });
+  if (await mkdirExact(rootPath, sequenceDir, 0o755, owner)) createdDirs.push(sequenceDir);
+  if (await mkdirExact(rootPath, indexDir, 0o700, owner)) createdDirs.push(indexDir);
+  const res = await atomicWriteFile(rootPath, file, encodeSeqIndex(value), { mode: 0o644, owner, hooks });
   // The one read-back, parsed by the scanner's own fscanf rule: what Fluent Bit will read.
   const name = path.basename(file);
   const info = seqIndexInfo(name, `sequence/index_metadata/${name}`, res.written, res.written.length, new Date().toISOString());

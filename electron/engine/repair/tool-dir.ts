@@ -83,7 +83,7 @@ export async function assertToolDirTrusted(rootPath: string): Promise<void> {
 export async function ensureToolDir(rootPath: string): Promise<string> {
   await assertToolDirTrusted(rootPath); // a symlink is refused before mkdir could report it as "exists"
   const dir = toolDir(rootPath);
-  await mkdirExact(dir, 0o700, await ownerOf(rootPath));
+  await mkdirExact(rootPath, dir, 0o700, await ownerOf(rootPath));
   await assertToolDirTrusted(rootPath);
   return dir;
 }
@@ -91,7 +91,7 @@ export async function ensureToolDir(rootPath: string): Promise<string> {
 /** A folder inside `.store-doctor` (backups, backups/<id>): created 0700 like its parent, or checked. */
 export async function ensureToolSubdir(rootPath: string, dir: string): Promise<void> {
   const owner = await ownerOf(toolDir(rootPath));
-  await mkdirExact(dir, 0o700, owner);
+  await mkdirExact(rootPath, dir, 0o700, owner);
   const why = untrustedReason(dir, await fsp.lstat(dir), 'dir', await trustedOwners(rootPath));
   if (why) throw new RefusedError([why]);
 }

@@ -14,7 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../shared/model';
-import { atomicWriteFile, durableMove, durableUnlink, fsyncDir, sweepOwnTemps } from './atomic';
+import { atomicWriteFile, durableMove, durableUnlink, removeDir, sweepOwnTemps } from './atomic';
 import { appendLine, currentAfter, type AfterState, type UndoChange } from './journal';
 import { readJournal, readUndoState, type JournalView } from './journal-read';
 import { checkAction, type CheckedChange } from './undo-check';
@@ -205,19 +205,18 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
         const before = c.change.before;
         if (before.exists) {
           const exact = before.mode !== undefined ? { mode: before.mode, uid: c.owner?.uid, gid: c.owner?.gid } : null;
-          const w = await atomicWriteFile(c.real, c.backup!, { mode: before.mode, owner: c.owner, exact });
+          const w = await atomicWriteFile(root.real, c.real, c.backup!, { mode: before.mode, owner: c.owner, exact });
           result.warnings.push(...w.warnings);
           if ((await currentAfter(c.real)).sha256 !== before.sha256) verified = false;
         } else {
-          await durableUnlink(c.real);
+          await durableUnlink(root.real, c.real);
           if ((await currentAfter(c.real)).exists) verified = false;
         }
         result.steps.push({ step, ok: true, message: before.exists ? 'restored' : 'removed' });
       } else if (c.kind === 'mkdir') {
         try {
-          await sweepOwnTemps(c.real); // a write killed in there left its temp file: ours, not content
-          await fsp.rmdir(c.real);
-          await fsyncDir(path.dirname(c.real));
+          await sweepOwnTemps(root.real, c.real); // a write killed in there left its temp file: ours, not content
+          await removeDir(root.real, c.real);
           result.steps.push({ step, ok: true, message: 'removed' });
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
@@ -229,7 +228,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
           () => true,
           () => false,
         );
-        if (toThere) await durableMove(c.realTo, c.realFrom);
+        if (toThere) await durableMove(root.real, c.realTo, c.realFrom);
         result.steps.push({ step, ok: true, message: toThere ? 'moved back' : 'nothing to move back' });
       }
     } catch (err) {

@@ -14,7 +14,8 @@
  * claimant that died mid-takeover is passed by claiming `n + 1`. So of any number of runs that find
  * the same stale lock at once, exactly one wins; the others see the winner alive and are refused.
  */
-import { promises as fsp, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createExclusive, durableUnlink, linkExclusive, listDir, renameOver } from './atomic';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { RefusedError } from './errors';
@@ -90,25 +91,22 @@ async function readText(p: string): Promise<string | null> {
 }
 
 /** Create `file` with `text`, complete or not at all; false when it exists. */
-async function createComplete(file: string, text: string): Promise<boolean> {
+async function createComplete(root: string, file: string, text: string): Promise<boolean> {
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await fsp.writeFile(tmp, text, { flag: 'wx', mode: 0o600 });
+  // A failed write (a full disk) removes its partial temp file itself: no write.lock.tmp-* is left.
+  if (!(await createExclusive(root, tmp, text))) throw new Error(`${tmp}: exists (a temp name is never reused)`);
   try {
-    await fsp.link(tmp, file);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    return await linkExclusive(root, tmp, file);
   } finally {
-    await fsp.unlink(tmp).catch(() => undefined);
+    await durableUnlink(root, tmp).catch(() => undefined);
   }
 }
 
 /** Claim the takeover of the stale lock whose content hashes to `id`; false when a live run has it. */
-async function claim(lock: string, id: string, me: string): Promise<string | null> {
+async function claim(root: string, lock: string, id: string, me: string): Promise<string | null> {
   for (let n = 0; n < 100; n++) {
     const file = `${lock}.takeover-${id}-${n}`;
-    if (await createComplete(file, me)) return file;
+    if (await createComplete(root, file, me)) return file;
     const text = await readText(file);
     if (text === null) return null; // the winner finished and cleaned up: look at the lock again
     if (alive(parse(text))) return null;
@@ -116,10 +114,11 @@ async function claim(lock: string, id: string, me: string): Promise<string | nul
   throw new Error(`${lock}: 100 abandoned takeover claims; remove ${lock}.takeover-* by hand`);
 }
 
-async function removeClaims(lock: string, id: string): Promise<void> {
+async function removeClaims(root: string, lock: string, id: string): Promise<void> {
   const dir = path.dirname(lock);
   const prefix = `${path.basename(lock)}.takeover-${id}-`;
-  for (const n of await fsp.readdir(dir).catch(() => [] as string[])) if (n.startsWith(prefix)) await fsp.unlink(path.join(dir, n)).catch(() => undefined);
+  for (const n of await listDir(root, dir).catch(() => [] as string[]))
+    if (n.startsWith(prefix)) await durableUnlink(root, path.join(dir, n)).catch(() => undefined);
 }
 
 /**
@@ -135,12 +134,12 @@ export async function takeWriteLock(rootPath: string, hooks: WriteLockHooks & { 
   mine.add(token);
   const release = async () => {
     const h = parse((await readText(lock)) ?? '');
-    if (h?.token === token) await fsp.unlink(lock).catch(() => undefined);
+    if (h?.token === token) await durableUnlink(rootPath, lock).catch(() => undefined);
     mine.delete(token);
   };
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
-      if (await createComplete(lock, me)) {
+      if (await createComplete(rootPath, lock, me)) {
         await hooks.taken?.();
         return release;
       }
@@ -153,7 +152,7 @@ export async function takeWriteLock(rootPath: string, hooks: WriteLockHooks & { 
         ]);
       await hooks.staleSeen?.();
       const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
-      const claimed = await claim(lock, id, me);
+      const claimed = await claim(rootPath, lock, id, me);
       if (!claimed) {
         await new Promise((r) => setTimeout(r, 20)); // another run is taking it over: see who won
         continue;
@@ -162,13 +161,18 @@ export async function takeWriteLock(rootPath: string, hooks: WriteLockHooks & { 
         if ((await readText(lock)) !== text) continue; // not the stale lock we claimed any more
         await hooks.beforeReplace?.();
         const tmp = `${lock}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-        await fsp.writeFile(tmp, me, { flag: 'wx', mode: 0o600 });
-        await fsp.rename(tmp, lock); // atomic replace of exactly the stale lock we claimed
-        await removeClaims(lock, id);
+        await createExclusive(rootPath, tmp, me);
+        try {
+          await renameOver(rootPath, tmp, lock); // atomic replace of exactly the stale lock we claimed
+        } catch (err) {
+          await durableUnlink(rootPath, tmp).catch(() => undefined);
+          throw err;
+        }
+        await removeClaims(rootPath, lock, id);
         await hooks.taken?.();
         return release;
       } finally {
-        await fsp.unlink(claimed).catch(() => undefined);
+        await durableUnlink(rootPath, claimed).catch(() => undefined);
       }
     }
     throw new RefusedError([`${lock}: another writer keeps taking the lock; try again.`]);

@@ -30,7 +30,9 @@ export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): Repair
       const s = ctx.registry.get(input.storeId);
       const req = repairPlanRequestSchema.safeParse(input.request);
       if (!req.success) throw new EngineError('invalid-input', `the saved plan's request is not valid: ${req.error.issues[0]?.message ?? 'invalid'}`);
-      return importPlan(s, ctx.plans, ctx.door, input.plan as unknown as StoredPlan, req.data, { signal: ec.signal, onProgress: ec.onProgress });
+      // Force is never taken from a plan file (an edit could add it): only from the caller's own flag.
+      const request = { ...req.data, force: input.force === true || undefined };
+      return importPlan(s, ctx.plans, ctx.door, input.plan as unknown as StoredPlan, request, { signal: ec.signal, onProgress: ec.onProgress });
     },
 
     'repair.apply': async (input, ec) => {

@@ -11,7 +11,7 @@ describe('atomicWriteFile', () => {
   it('creates a new file with the given mode and no temp left behind', async () => {
     t = tempDir();
     const f = path.join(t.dir, 'seq_index_0');
-    const r = await atomicWriteFile(f, '12', { mode: 0o640 });
+    const r = await atomicWriteFile(t.dir, f, '12', { mode: 0o640 });
     expect(r.previous).toBeNull();
     expect(await fsp.readFile(f, 'utf8')).toBe('12');
     expect(statSync(f).mode & 0o777).toBe(0o640);
@@ -23,7 +23,7 @@ describe('atomicWriteFile', () => {
     const f = path.join(t.dir, 'x');
     writeFileSync(f, 'old');
     chmodSync(f, 0o600);
-    const r = await atomicWriteFile(f, Buffer.from('new-bytes'), { readPrevious: true });
+    const r = await atomicWriteFile(t.dir, f, Buffer.from('new-bytes'), { readPrevious: true });
     expect(r.previous?.toString()).toBe('old');
     expect(r.written.toString()).toBe('new-bytes');
     expect(await fsp.readFile(f, 'utf8')).toBe('new-bytes');
@@ -35,7 +35,7 @@ describe('atomicWriteFile', () => {
     const f = path.join(t.dir, 'x');
     writeFileSync(f, 'old');
     await expect(
-      atomicWriteFile(f, 'new', {
+      atomicWriteFile(t.dir, f, 'new', {
         hooks: {
           beforeRename: () => {
             throw new Error('boom');
@@ -51,9 +51,9 @@ describe('atomicWriteFile', () => {
     t = tempDir();
     writeFileSync(path.join(t.dir, 'real'), 'a');
     await fsp.symlink(path.join(t.dir, 'real'), path.join(t.dir, 'link'));
-    await expect(atomicWriteFile(path.join(t.dir, 'link'), 'b')).rejects.toThrow(/symlink/);
+    await expect(atomicWriteFile(t.dir, path.join(t.dir, 'link'), 'b')).rejects.toThrow(/symlink/);
     await fsp.mkdir(path.join(t.dir, 'd'));
-    await expect(atomicWriteFile(path.join(t.dir, 'd'), 'b')).rejects.toThrow(/not a regular file/);
+    await expect(atomicWriteFile(t.dir, path.join(t.dir, 'd'), 'b')).rejects.toThrow(/not a regular file/);
     expect(await fsp.readFile(path.join(t.dir, 'real'), 'utf8')).toBe('a');
   });
 
@@ -62,7 +62,7 @@ describe('atomicWriteFile', () => {
     const f = path.join(t.dir, 'seq_index_0');
     writeFileSync(path.join(t.dir, '.seq_index_0.sd-tmp-999999999-abcd'), '');
     writeFileSync(path.join(t.dir, `.seq_index_0.sd-tmp-${process.pid}-abcd`), '');
-    const removed = await sweepStaleTemps(f);
+    const removed = await sweepStaleTemps(t.dir, f);
     expect(removed).toEqual(['.seq_index_0.sd-tmp-999999999-abcd']);
     expect(readdirSync(t.dir)).toEqual([`.seq_index_0.sd-tmp-${process.pid}-abcd`]);
   });

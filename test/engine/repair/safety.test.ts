@@ -86,11 +86,11 @@ describe('directories of the index file', () => {
     mkdirSync(outside);
     mkdirSync(path.join(t.dir, '.store-doctor', 'replayed'), { recursive: true });
     symlinkSync(outside, path.join(t.dir, '.store-doctor', 'replayed', 'stream'));
-    await expect(durableMove(src, path.join(t.dir, '.store-doctor', 'replayed', 'stream', 'chunk'))).rejects.toThrow(/symlink|not a directory/);
+    await expect(durableMove(t.dir, src, path.join(t.dir, '.store-doctor', 'replayed', 'stream', 'chunk'))).rejects.toThrow(/symlink|not a directory/);
     expect(readFileSync(src, 'utf8')).toBe('data');
     expect(readdirSync(outside)).toEqual([]);
     const dest = path.join(t.dir, '.store-doctor', 'replayed', 'other', 'chunk');
-    await durableMove(src, dest);
+    await durableMove(t.dir, src, dest);
     expect(readFileSync(dest, 'utf8')).toBe('data');
     expect(statSync(path.dirname(dest)).mode & 0o777).toBe(0o700);
   });

@@ -1,12 +1,13 @@
 /**
  * Child process for the interrupted-undo tests: plans the undo of a store's last action, then
  * applies it through applyPlan (as every door does) and SIGKILLs itself right before its k-th
- * durable file-system step — every unlink, rmdir, rename and fsync (journal lines, temp files and
- * folders all end with one). k past the last step: the undo completes and `done` is printed.
+ * durable file-system step — every unlink, rmdir, rename and fsync (of a file handle or of a held
+ * folder descriptor; journal lines, temp files and folders all end with one). k past the last step: the undo completes and `done` is printed.
  * Prints `step <n> <what>` for each step it passes, synchronously, so the parent knows them all.
  * Usage: node undo-kill-child.js <store> <k> [force]
  */
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { planUndo } from '../../../electron/engine/repair/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 
@@ -31,6 +32,14 @@ for (const name of ['unlink', 'rmdir', 'rename']) {
     return orig.apply(fs.promises, a);
   };
 }
+
+// A folder held by descriptor (repair/anchor.ts) is fsynced with fs.fsync(fd): a kill point too.
+const rawFs = createRequire(__filename)('node:fs') as { fsync: (fd: number, cb: (e: Error | null) => void) => void };
+const fsync = rawFs.fsync;
+rawFs.fsync = (fd, cb) => {
+  point('fsync');
+  fsync(fd, cb);
+};
 
 async function main(): Promise<void> {
   const probe = await fs.promises.open('/dev/null', 'r');
