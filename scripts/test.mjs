@@ -21,6 +21,8 @@ const needs = [
   { bin: '/usr/bin/radosgw', pkg: 'radosgw', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-mon', pkg: 'ceph-mon', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-osd', pkg: 'ceph-osd', why: 'real S3 server for tests' },
+  { bin: '/usr/bin/7za', pkg: 'p7zip-full', why: 'the desktop tar.gz (electron-builder, ELECTRON_BUILDER_7ZIP_PATH)' },
+  { bin: '/usr/bin/desktop-file-validate', pkg: 'desktop-file-utils', why: 'checking the .deb desktop entry' },
 ];
 const missing = needs.filter((n) => !existsSync(n.bin));
 if (missing.length) {
@@ -143,7 +145,8 @@ try {
     npx(['vitest', 'run', '--config', 'vitest.package.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${packageJson}`]);
     countVitest(packageJson, 'cli package');
   }
-  // Last: it rebuilds out/ with electron-vite and packs app.asar with a stub Electron (offline).
+  // Last: it rebuilds out/ with electron-vite, runs package:linux (tar.gz + .deb, a stub Electron
+  // offline) and checks both.
   if (existsSync(join(root, 'scripts/package-smoke.mjs'))) check('package smoke', step('package smoke', 'node', ['scripts/package-smoke.mjs']));
 } finally {
   if (rgwStarted) spawnSync('npx', ['tsx', 'test/support/rgw.ts', 'stop'], { stdio: 'inherit' });
