@@ -73,7 +73,7 @@ describe('rough edges of the console', () => {
     const page = await ui({ width: 680, height: 450 });
     const nav = page.getByRole('navigation', { name: 'Views' });
     const label = nav.locator('.nav-label', { hasText: 'Overview' });
-    const visibleWidth = () => label.evaluate((el) => (getComputedStyle(el).display === 'none' ? 0 : el.getBoundingClientRect().width));
+    const visibleWidth = () => label.evaluate((el) => el.getBoundingClientRect().width);
     expect(await visibleWidth()).toBeGreaterThan(20);
     await screenshot(page, 'item22-zoom200-nav-labels');
     const toggle = page.getByRole('button', { name: 'Collapse the navigation' });
@@ -107,7 +107,8 @@ describe('rough edges of the console', () => {
     await page.getByRole('button', { name: 'Plan (dry run)' }).click();
     const plan = page.getByRole('region', { name: 'Plan' });
     await plan.getByTestId('diff').waitFor();
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('data-testid'));
+    const focused = () =>
+      page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('data-testid') ?? null");
     await expect.poll(focused).toBe('Plan');
     const live = page.getByTestId('plan-announcement');
     expect(await live.getAttribute('aria-live')).toBe('polite');
