@@ -92,6 +92,32 @@ describe('rough edges of the console', () => {
     await page.context().close();
   });
 
+  it('storage bars are each row’s share of its table’s total on disk, and say so; age is record age, file time is named file time', async () => {
+    const page = await ui();
+    await openPath(page, store);
+    const storage = page.getByTestId('storage');
+    await storage.waitFor();
+    for (const table of await storage.getByRole('table').all()) {
+      await expect(table.getByRole('columnheader', { name: 'Share of the total on disk' }).count()).resolves.toBe(1);
+      const bytes = await table.locator('tbody tr td:nth-child(3)').allTextContents();
+      const shares = await table
+        .locator('.bar-fill')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width / e.parentElement!.getBoundingClientRect().width));
+      const texts = await table.locator('tbody tr td:nth-child(4)').allTextContents();
+      // the shares add up to the whole (not the largest row at 100 %), and the printed percentages match the bars
+      if (bytes.length > 1) expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(0.02);
+      shares.forEach((sh, i) => expect(texts[i]).toBe(sh > 0 && Math.round(sh * 100) === 0 ? '<1 %' : `${Math.round(sh * 100)} %`));
+    }
+    await expect(storage.getByRole('table', { name: 'Backlog Fluent Bit uploads next, by record age' }).count()).resolves.toBe(1);
+    await expect(storage.textContent()).resolves.toContain('Record age: age of the oldest record in each chunk (its file time when it has no record time)');
+    await go(page, 'Chunks');
+    const header = page.getByRole('columnheader', { name: /^File time/ });
+    await expect(header.getByRole('button').getAttribute('title')).resolves.toMatch(/^file time: .*not the age of its records/);
+    expect(await page.getByRole('columnheader', { name: /^Age/ }).count()).toBe(0);
+    await screenshot(page, 'item22-file-time-column');
+    await page.context().close();
+  });
+
   it('after Plan the focus is on the plan, after Apply on the result, and both are announced', async () => {
     const page = await ui();
     await openPath(page, store);
