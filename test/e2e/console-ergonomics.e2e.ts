@@ -191,7 +191,7 @@ describe('pictures and ergonomics', () => {
     expect(await page.getByRole('alert').count()).toBe(0);
     const storage = page.getByTestId('storage');
     await expect(storage.getByRole('table', { name: 'By stream kind' }).locator('tbody tr').first().textContent()).resolves.toMatch(
-      /^data1,200[\d.]+ MiB3,600$/,
+      /^data1,200[\d.]+ MiB100 %3,600$/,
     );
     const times = page.locator('time');
     expect(await times.count()).toBeGreaterThan(0);
