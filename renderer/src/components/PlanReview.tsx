@@ -107,9 +107,6 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
     : `Plan ready: ${plan.summary}${plan.refusals.length ? ` — refused: ${plan.refusals.map((r) => r.reason).join('; ')}` : ''}`;
   return (
     <section className="card plan" aria-label="Plan" tabIndex={-1} ref={planRef}>
-      <p className="sr-only" role="status" aria-live="polite" data-testid="plan-announcement">
-        {announcement}
-      </p>
       {plan.refusals.length > 0 && (
         <div className="refusals" data-testid="refusals">
           {plan.refusals.map((r, i) => (
@@ -239,6 +236,10 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           Cancel
         </button>
       )}
+      {/* last, so that the refusals stay the plan's first child */}
+      <p className="sr-only" role="status" aria-live="polite" data-testid="plan-announcement">
+        {announcement}
+      </p>
     </section>
   );
 }
