@@ -147,4 +147,26 @@ describe('rough edges of the console', () => {
     await screenshot(page, 'item22-apply-result-focused');
     await page.context().close();
   });
+
+  it('the shadow folder and the assumed restart time are set in the app as on the command line (--shadow-dir, --at)', async () => {
+    const page = await ui();
+    // the store and its config are open in this host's session since the test above
+    await openPath(page, store);
+    await go(page, 'Repair');
+    await page.getByLabel('Action').selectOption('protect-index');
+    await page.getByLabel('Method').selectOption('shadow');
+    const shadowDir = path.join(tmp.dir, 'operator-shadow');
+    await page.getByLabel('Shadow folder').fill(shadowDir);
+    await page.getByLabel('Assumed restart time').fill('yesterday');
+    await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+    await page.getByText('"yesterday" is not an ISO time').waitFor();
+    await page.getByLabel('Assumed restart time').fill('2026-11-29T18:40:00');
+    await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+    const plan = page.getByRole('region', { name: 'Plan' });
+    await plan.locator('ol.steps').waitFor();
+    const steps = await plan.locator('ol.steps code').allTextContents();
+    expect(steps.some((t) => t.startsWith(shadowDir))).toBe(true);
+    await screenshot(page, 'item22-shadow-folder-and-restart-time');
+    await page.context().close();
+  });
 });
