@@ -15,6 +15,7 @@
 //   out/sea/store-doctor.cjs  entry + real program + every npm package (loaded lazily)
 //   out/sea/scan-worker.js    the worker as a plain script, embedded as an asset
 import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -99,13 +100,22 @@ async function buildVendor(outDir) {
   }
 }
 
+/** The git commit being built (with `-dirty` when the work tree has changes); null outside git. */
+function buildCommit() {
+  const git = (args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const head = git(['rev-parse', 'HEAD']);
+  if (head.status !== 0) return null;
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() !== '';
+  return `${head.stdout.trim()}${dirty ? '-dirty' : ''}`;
+}
+
 async function buildEntry(outfile, spec, extra) {
   const r = await esbuild.build({
     ...common,
     entryPoints: [path.join(root, 'electron/cli/entry.ts')],
     outfile,
     banner: { js: '#!/usr/bin/env node' },
-    define: { __STORE_DOCTOR_SPEC__: JSON.stringify(spec) },
+    define: { __STORE_DOCTOR_SPEC__: JSON.stringify(spec), __STORE_DOCTOR_COMMIT__: JSON.stringify(buildCommit()) },
     ...extra,
   });
   fs.chmodSync(outfile, 0o755);
@@ -116,7 +126,13 @@ async function buildEntry(outfile, spec, extra) {
 async function buildProgramFiles(outDir) {
   await buildVendor(outDir);
   const cliFile = path.join(outDir, 'cli.cjs');
-  const cli = await esbuild.build({ ...common, entryPoints: [path.join(root, 'electron/cli/main.ts')], outfile: cliFile, plugins: [vendorFiles] });
+  const cli = await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, 'electron/cli/main.ts')],
+    outfile: cliFile,
+    plugins: [vendorFiles],
+    define: { __STORE_DOCTOR_COMMIT__: JSON.stringify(buildCommit()) },
+  });
   checkInputs(cli.metafile, 'the CLI', NO_UI);
   delete require.cache[cliFile];
   return require(cliFile).programSpec();

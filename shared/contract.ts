@@ -76,7 +76,7 @@ const repairPlanSchema = z.object({
   recoveryPrefix: z.string().min(1).max(1024).optional(),
   /** replay: parallel uploads. */
   concurrency: z.number().int().min(1).max(64).optional(),
-  /** protect-index / restore-index shadow folder, outside the store: the command line only (it names a path to write). */
+  /** protect-index / restore-index shadow folder, outside the store, an absolute path the user typed (CLI --shadow-dir, the app's field). */
   shadowDir: path.optional(),
 });
 

@@ -1,7 +1,7 @@
 /**
  * The compiled CLI's entry: `out/cli/store-doctor.cjs` (npm package) and the single executable.
  *
- * It answers `--version`, `--help` / `help`, `completion` and a bare `store-doctor` from the
+ * It answers `--version`, `version`, `--help` / `help`, `completion` and a bare `store-doctor` from the
  * command line's shape, baked in at build time (spec.ts), without loading the engine, the host
  * or the AWS SDK. Every other command line goes to the real program (main.ts), loaded then —
  * in the npm package that is the separate file `cli.cjs`, so starting up parses only this one.
@@ -27,7 +27,7 @@ export function answersWithoutEngine(argv: string[]): boolean {
   const end = argv.indexOf('--');
   const args = end === -1 ? argv : argv.slice(0, end);
   if (args.length === 0 || isVersion(args)) return true;
-  if (args[0] === 'help' || args[0] === 'completion') return true;
+  if (args[0] === 'help' || args[0] === 'completion' || args[0] === 'version') return true;
   return args.includes('-h') || args.includes('--help');
 }
 
@@ -65,11 +65,13 @@ export async function main(argv: string[], spec: CliSpec | null = bakedSpec()): 
   const { programFromSpec } = require('./spec') as typeof import('./spec');
   const { completionScript } = require('./completion') as typeof import('./completion');
   const { runProgram } = require('./run') as typeof import('./run');
+  const { printVersion } = require('./version-info') as typeof import('./version-info');
   // The rebuilt program parses exactly like the real one; should it reach a command other than
   // completion (it cannot for the command lines above), the real program runs it.
   let handOver = false;
   const program = programFromSpec(spec, (command, args) => {
     if (command === 'completion') process.stdout.write(completionScript(args[0] as Shell, spec));
+    else if (command === 'version') printVersion(spec.version, (args[0] as { json?: boolean }).json === true);
     else handOver = true;
   });
   const code = await runProgram(program, argv);

@@ -44,6 +44,7 @@ export const EXAMPLES: Record<string, { text: string; command: string }> = {
     command: `store-doctor guard ${STORE} --config ${CONF} --state-dir /var/lib/store-doctor/guard`,
   },
   fleet: { text: "one table of every node's report (the guards' report.json files)", command: 'store-doctor fleet /srv/store-doctor/reports' },
+  version: { text: 'what to quote in a support ticket: version, Node runtime, platform, commit', command: 'store-doctor version --json' },
   completion: {
     text: 'install bash completion for your user',
     command: 'store-doctor completion bash > ~/.local/share/bash-completion/completions/store-doctor',

@@ -28,6 +28,7 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [['guard'], async () => (await import('./commands/guard')).registerGuard],
   [['fleet'], async () => (await import('./commands/fleet')).registerFleet],
   [['completion'], async () => (await import('./commands/completion')).registerCompletion],
+  [['version'], async () => (await import('./commands/version')).registerVersion],
 ];
 
 /** The command a command line runs: its first word that is not an option (the global options take no value). */

@@ -116,9 +116,13 @@ export function App() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+  // A view opens at its top (the main area keeps its scroll position across views otherwise), and
+  // so does a scan, whose progress bar sits at the top of the main area.
   useEffect(() => {
-    document.getElementById('main')?.focus({ preventScroll: true });
-  }, [view]);
+    const main = document.getElementById('main');
+    main?.focus({ preventScroll: true });
+    main?.scrollTo({ top: 0 });
+  }, [view, scanning]);
 
   const Current = VIEW_COMPONENTS[opened || !VIEWS.find((v) => v.name === view)?.needsStore ? view : 'open'];
   return (

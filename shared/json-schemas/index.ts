@@ -11,6 +11,7 @@ import { planFileDocumentSchema } from './plan-file-document';
 import { multipartDocumentSchema, repairDocumentSchema, replayDocumentSchema } from './repair';
 import { reportDocumentSchema } from './report';
 import { fleetDocumentSchema, guardOnceDocumentSchema, nodeReportSchema } from './guard';
+import { versionDocumentSchema } from './version';
 
 export interface JsonDocument {
   /** File name under docs/. */
@@ -34,6 +35,7 @@ export const JSON_DOCUMENTS = {
   nodeReport: { file: 'node-report.schema.json', title: 'store-doctor guard: GET /report.json (read by store-doctor fleet)', schema: nodeReportSchema },
   fleet: { file: 'fleet.schema.json', title: 'store-doctor fleet --json', schema: fleetDocumentSchema },
   guardOnce: { file: 'guard-once.schema.json', title: 'store-doctor guard --once --json', schema: guardOnceDocumentSchema },
+  version: { file: 'version.schema.json', title: 'store-doctor version --json', schema: versionDocumentSchema },
   error: { file: 'error.schema.json', title: 'store-doctor <command> --json when it fails', schema: errorDocumentSchema },
 } as const satisfies Record<string, JsonDocument>;
 

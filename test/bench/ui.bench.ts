@@ -2,7 +2,9 @@
  * UI benchmark (`npm run bench:ui`, not CI): a 100,000-chunk store shown in Chromium through the
  * loopback host. The engine is replaced by one that answers `store.open` with a synthetic
  * StoreReport of that size (test/e2e/support/synthetic.ts), so the numbers measure the UI only.
- * Measured in one run, each with PASS/FAIL:
+ * First (0., test/bench/app-open.ts; BENCH_APP_OPEN=0 skips it), with the real engine and the compiled
+ * CLI: opening bench:scan's 100,000-chunk store in the app (serve → Overview painted) against the
+ * CLI's scan of it, target ≤ 1.5×. Then, measured in one run, each with PASS/FAIL:
  *   1. first paint of the chunk table (click "Chunks" → first row painted), cold and again: < 1 s;
  *   2. filter (status, stream, tag, record time) and sort (every column, both directions), each
  *      change → count / first row painted, p95 of all samples: < 100 ms;
@@ -16,6 +18,8 @@ import { startHost } from '../../electron/host';
 import { launchChromium, newPage, PROJECT_ROOT, screenshot } from '../e2e/support/browser';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 import { storageSummary } from '../../electron/engine/store/storage';
+import { benchAppOpen } from './app-open';
+import { benchStore } from './bench-store';
 
 // The functions passed to page.evaluate run in Chromium; this file is type-checked as Node code
 // (no DOM lib), so the few DOM names they use are declared here, module-local.
@@ -83,6 +87,12 @@ async function main(): Promise<void> {
   const host = await startHost({ engine: benchEngine(), stateDir: undefined });
   const browser = await launchChromium();
   try {
+    // 0. the real engine: `serve` of the bench store → Overview painted, against the CLI's scan
+    if (process.env.BENCH_APP_OPEN !== '0') {
+      const { STORE, generate } = benchStore();
+      generate();
+      await benchAppOpen(browser, STORE);
+    }
     const { page, errors } = await newPage(browser);
     // tsx (esbuild keepNames) wraps functions passed to page.evaluate in __name(): define it in the page.
     await page.addInitScript('globalThis.__name = (f) => f;');

@@ -17,6 +17,7 @@ import { answersWithoutEngine } from '../../electron/cli/entry';
 import { describeProgram, programFromSpec } from '../../electron/cli/spec';
 import { EXAMPLES } from '../../electron/cli/examples';
 import { encodeChunk } from '../../electron/engine/chunk';
+import { expectConforms, expectRejected } from '../support/json-schemas';
 
 const ROOT = path.join(__dirname, '../..');
 const ENTRY = path.join(ROOT, 'out/cli/store-doctor.cjs');
@@ -79,6 +80,8 @@ describe('the command line shape baked into the compiled entry', () => {
       ['scan', '--help'],
       ['completion', 'bash'],
       ['diagnose', 'x', '-h'],
+      ['version'],
+      ['version', '--json'],
     ])
       expect(answersWithoutEngine(argv), argv.join(' ')).toBe(true);
     for (const argv of [
@@ -107,6 +110,26 @@ describe('the compiled entry', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`${pkg.version}\n`);
     expect(r.loaded).toEqual([]);
+  });
+
+  it('version --json prints {version, node, platform, commit} of this build, conforming to its schema, loading commander only', () => {
+    const r = traced(['version', '--json']);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expectConforms('version', doc);
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+    expect(doc).toEqual({
+      version: pkg.version,
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+      commit: expect.stringMatching(new RegExp(`^${head}(-dirty)?$`)),
+    });
+    expect(r.loaded).toEqual(['vendor/commander.cjs']);
+    const text = traced(['version']);
+    expect(text.stdout).toBe(
+      `store-doctor ${pkg.version}\nnode ${process.versions.node}\nplatform ${process.platform}-${process.arch}\ncommit ${doc.commit as string}\n`,
+    );
+    expectRejected('version', { ...doc, commit: 7 });
   });
 
   it('--help, a command’s --help and completion load commander only', () => {

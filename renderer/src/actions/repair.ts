@@ -12,6 +12,19 @@ import { loadStorage } from './store';
 
 type Flow = StoreApi<PlanFlowState>;
 
+/** Whether the action writes or reads a shadow folder: protect-index with the shadow method, restore-index. */
+export function usesShadowDir(p: PlanFlowState['params']): boolean {
+  return (p.action === 'protect-index' && p.method === 'shadow') || p.action === 'restore-index';
+}
+
+/** The assumed restart time as the CLI's --at reads it (UTC unless it has a zone): ISO, null when blank, 'invalid'. */
+export function restartTime(text: string): string | null {
+  const t = text.trim();
+  if (t === '') return null;
+  const ms = Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(t) || !t.includes('T') ? t : `${t}Z`);
+  return Number.isNaN(ms) ? 'invalid' : new Date(ms).toISOString();
+}
+
 function planInput(flow: Flow): RequestInput<'repair.plan'> | null {
   const opened = useSession.getState().opened;
   if (!opened) return null;
@@ -27,16 +40,32 @@ function planInput(flow: Flow): RequestInput<'repair.plan'> | null {
     if (params.abortOrphans) input.abortOrphans = true;
   }
   if (params.force) input.force = true;
+  if (usesShadowDir(params) && params.shadowDir.trim() !== '') input.shadowDir = params.shadowDir.trim();
+  const at = restartTime(params.at);
+  if (at) input.at = at;
   if (params.action === 'replay' || params.action === 'multipart' || params.action === 'recover-versions') {
     input.connection = connectionInput(useEvidence.getState().connection);
   }
   return input;
 }
 
+function shadowRelative(flow: Flow): boolean {
+  const p = flow.getState().params;
+  return usesShadowDir(p) && p.shadowDir.trim() !== '' && !p.shadowDir.trim().startsWith('/');
+}
+
 export async function makePlan(flow: Flow): Promise<void> {
   const input = planInput(flow);
   if (!input) return;
   const value = flow.getState().params.value.trim();
+  if (input.at === 'invalid') {
+    flow.getState().fail(`"${flow.getState().params.at.trim()}" is not an ISO time (e.g. 2026-11-29T18:40:00Z; a time without a zone is UTC).`);
+    return;
+  }
+  if (shadowRelative(flow)) {
+    flow.getState().fail(`The shadow folder "${flow.getState().params.shadowDir.trim()}" is not an absolute path.`);
+    return;
+  }
   if (input.action === 'repair-index' && value !== '' && !/^\d+$/.test(value)) {
     flow.getState().fail(`"${value}" is not an index: type a whole number, or leave it blank for the safe value.`);
     return;

@@ -3,8 +3,11 @@
  * summary (an undo says what it puts back), why, steps with before/after diff, Store Doctor's own
  * writes (journal, backups), the process check, warnings; then type the confirm phrase, apply,
  * and the verified result with what to do next (undo; protect the index after a repair). The
- * command line that does the same is in a collapsible block.
+ * command line that does the same is in a collapsible block. After Plan the focus moves to the
+ * plan, after Apply to the result, and a polite live region announces each (a keyboard or
+ * screen-reader user is not left on the button above).
  */
+import { useEffect, useRef } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 import { applyPlan, cancelApply, planUndo } from '../actions/repair';
 import { canApply, expectedBucket, type Plan, type PlanFlowState } from '../state/planFlow';
@@ -86,13 +89,24 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
   const outputBucket = diagnosis?.outputs.find((o) => o.id === outputId)?.bucket ?? null;
   const task = useTasks((t) => (s.taskId ? t.tasks[s.taskId] : undefined));
   const plan = s.plan;
+  const result = s.phase === 'applied' ? s.result : null;
+  const planRef = useRef<HTMLElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (plan) planRef.current?.focus();
+  }, [plan]);
+  useEffect(() => {
+    if (result) resultRef.current?.focus();
+  }, [result]);
   if (!plan) return null;
   const expected = expectedBucket(plan, roots, outputBucket);
   const blocking = blockingRefusals(plan, s.params.force);
   const ready = canApply(s, expected, writesBlocked);
-  const result = s.phase === 'applied' ? s.result : null;
+  const announcement = result
+    ? `${result.applied ? 'Applied' : 'Not applied'} — ${result.verified ? 'verified' : 'not verified'}: ${result.summary}`
+    : `Plan ready: ${plan.summary}${plan.refusals.length ? ` — refused: ${plan.refusals.map((r) => r.reason).join('; ')}` : ''}`;
   return (
-    <section className="card plan" aria-label="Plan">
+    <section className="card plan" aria-label="Plan" tabIndex={-1} ref={planRef}>
       {plan.refusals.length > 0 && (
         <div className="refusals" data-testid="refusals">
           {plan.refusals.map((r, i) => (
@@ -182,7 +196,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
       {s.phase === 'applying' && (task ? <ProgressLine task={task} /> : <p>Applying…</p>)}
       <ErrorText error={s.error} />
       {result && (
-        <div className={`result ${result.applied ? 'ok' : 'failed'}`} data-testid="apply-result">
+        <div className={`result ${result.applied ? 'ok' : 'failed'}`} data-testid="apply-result" tabIndex={-1} ref={resultRef}>
           <h4>
             {result.applied ? 'Applied' : 'Not applied'} — {result.verified ? 'verified' : 'not verified'}
           </h4>
@@ -222,6 +236,10 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           Cancel
         </button>
       )}
+      {/* last, so that the refusals stay the plan's first child */}
+      <p className="sr-only" role="status" aria-live="polite" data-testid="plan-announcement">
+        {announcement}
+      </p>
     </section>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * Where the data sits and how old it is, at a glance: bytes on disk and records by stream kind
  * and by tag, and the backlog Fluent Bit will upload by age — the engine's store.storage summary,
- * drawn as bars (the numbers are in the rows, for screen readers too).
+ * drawn as bars, each a row's share of its table's total on disk (not of the largest row), with the
+ * percentage next to it. Age is record age (a chunk without record time: its file time, as the
+ * basis line says).
  */
 import type { StorageRow } from '../../../shared/model';
 import { formatBytes, formatCount } from '../format';
@@ -10,17 +12,22 @@ import { Time } from './Time';
 
 const TOP_TAGS = 8;
 
-function Bar({ value, max, kind }: { value: number; max: number; kind: string }) {
-  const pct = max > 0 ? Math.max(value > 0 ? 2 : 0, Math.round((value / max) * 100)) : 0;
+/** A row's share of the table's total bytes on disk: the bar's length and the number next to it. */
+function Bar({ value, total, kind }: { value: number; total: number; kind: string }) {
+  const share = total > 0 ? value / total : 0;
+  const pct = Math.round(share * 100);
   return (
-    <span className="bar" aria-hidden="true">
-      <span className={`bar-fill bar-${kind}`} style={{ width: `${pct}%` }} />
+    <span className="bar-share">
+      <span className="bar" aria-hidden="true">
+        <span className={`bar-fill bar-${kind}`} style={{ width: `${share * 100}%` }} data-share={share} />
+      </span>
+      <span className="muted small">{value > 0 && pct === 0 ? '<1' : pct} %</span>
     </span>
   );
 }
 
 function Rows({ caption, rows, recordsKnown }: { caption: string; rows: (StorageRow & { label: string; extra?: string })[]; recordsKnown: boolean }) {
-  const max = Math.max(0, ...rows.map((r) => r.bytes));
+  const total = rows.reduce((sum, r) => sum + r.bytes, 0);
   return (
     <table className="compact storage" aria-label={caption}>
       <caption>{caption}</caption>
@@ -34,7 +41,7 @@ function Rows({ caption, rows, recordsKnown }: { caption: string; rows: (Storage
             On disk
           </th>
           <th scope="col" className="bar-col">
-            <span className="sr-only">Share of bytes on disk</span>
+            Share of the total on disk
           </th>
           <th scope="col" className="num">
             Records
@@ -51,7 +58,7 @@ function Rows({ caption, rows, recordsKnown }: { caption: string; rows: (Storage
             <td className="num">{formatCount(r.chunks)}</td>
             <td className="num">{formatBytes(r.bytes)}</td>
             <td className="bar-col">
-              <Bar value={r.bytes} max={max} kind="disk" />
+              <Bar value={r.bytes} total={total} kind="disk" />
             </td>
             <td className="num">{recordsKnown ? formatCount(r.records) : '—'}</td>
           </tr>
@@ -88,9 +95,9 @@ export function StoragePicture() {
       <div className="storage-grid">
         <Rows caption="By stream kind" rows={storage.byKind.map((k) => ({ ...k, label: k.kind }))} recordsKnown={storage.recordsKnown} />
         <Rows caption="By tag (data and quarantine)" rows={tagRows} recordsKnown={storage.recordsKnown} />
-        <Rows caption="Backlog Fluent Bit uploads next, by age" rows={backlog} recordsKnown={storage.recordsKnown} />
+        <Rows caption="Backlog Fluent Bit uploads next, by record age" rows={backlog} recordsKnown={storage.recordsKnown} />
       </div>
-      <p className="muted small">Age: {storage.backlogBasis}.</p>
+      <p className="muted small">Record age: {storage.backlogBasis}.</p>
     </section>
   );
 }

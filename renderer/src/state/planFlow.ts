@@ -21,6 +21,10 @@ export interface PlanParams {
   multipartDecision: 'auto' | 'complete' | 'abort';
   /** Multipart: also abort server uploads that have no local record. */
   abortOrphans: boolean;
+  /** protect-index (shadow) / restore-index: the shadow folder, an absolute path; blank = the default (as --shadow-dir). */
+  shadowDir: string;
+  /** Assumed restart time for the diagnosis the plan rests on, ISO (UTC unless zoned); blank = now (as --at). */
+  at: string;
 }
 
 export type Plan = RequestResult<'repair.plan'>;
@@ -58,6 +62,8 @@ export function createPlanFlow(defaultAction: RepairAction): UseBoundStore<Store
       force: false,
       multipartDecision: 'auto' as const,
       abortOrphans: false,
+      shadowDir: '',
+      at: '',
     },
     phase: 'choose' as Phase,
     plan: null,

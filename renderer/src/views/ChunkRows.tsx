@@ -57,7 +57,7 @@ const Row = memo(function Row({ row, index, selected, now }: { row: ChunkRow; in
       <span role="cell" className="c-num">
         {formatCount(c.records)}
       </span>
-      <span role="cell" className="c-num" title={c.mtime ? `modified ${formatTime(c.mtime)}` : undefined}>
+      <span role="cell" className="c-num" title={c.mtime ? `file time: modified ${formatTime(c.mtime)}` : undefined}>
         {formatAge(c.mtime, now)}
       </span>
     </button>

@@ -18,7 +18,8 @@ const COLUMNS: { key: Exclude<SortKey, 'none'>; label: string; num?: boolean; ti
   { key: 'status', label: 'Status' },
   { key: 'size', label: 'On disk', num: true },
   { key: 'records', label: 'Records', num: true },
-  { key: 'age', label: 'Age', num: true, title: 'since the file was last modified, at the scan time' },
+  // "age" is record time everywhere; this column is the file's own time, named so
+  { key: 'age', label: 'File time', num: true, title: 'file time: how long before the scan the file was last modified (not the age of its records)' },
 ];
 
 export function ChunksView() {

@@ -5,7 +5,7 @@
  * index is prefilled with the safe value and the evidence it rests on.
  */
 import { useEffect } from 'react';
-import { makePlan } from '../actions/repair';
+import { makePlan, usesShadowDir } from '../actions/repair';
 import { useEvidence } from '../state/evidence';
 import { useRepair } from '../state/planFlow';
 import { selectWritesBlocked, useSession } from '../state/session';
@@ -136,6 +136,31 @@ export function RepairView() {
                 <option value="marker">Marker chunk in sequence/</option>
                 <option value="shadow">Shadow copy of the index</option>
               </select>
+            </label>
+          )}
+          {usesShadowDir(s.params) && (
+            <label>
+              Shadow folder
+              <input
+                type="text"
+                value={s.params.shadowDir}
+                spellCheck={false}
+                placeholder="default: ~/.local/state/store-doctor/shadow/<hash of root>/"
+                onChange={(e) => s.setParams({ shadowDir: e.target.value })}
+              />
+            </label>
+          )}
+          {INDEX_ACTIONS.has(s.params.action) && (
+            <label>
+              Assumed restart time
+              <input
+                type="text"
+                value={s.params.at}
+                spellCheck={false}
+                placeholder="now (ISO, UTC unless zoned)"
+                title="When Fluent Bit is assumed to restart, for the overwrite check the plan rests on (the command line's --at)"
+                onChange={(e) => s.setParams({ at: e.target.value })}
+              />
             </label>
           )}
         </div>
