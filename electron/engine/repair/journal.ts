@@ -44,8 +44,18 @@ const appendQueues = new Map<string, Promise<void>>();
  * O_NOFOLLOW: a planted symlink or hard link never makes a root-run repair append to another file.
  */
 export async function appendLine(file: string, value: unknown): Promise<void> {
+  return appendLines(file, [value]);
+}
+
+/**
+ * Append several lines with one write and (unless `sync: false`) one fsync. Without the fsync the
+ * lines are in the page cache when this returns: they survive a kill of this process, not a power
+ * loss; the caller fsyncs later (replay batches its outcome lines this way, see replay-run.ts).
+ */
+export async function appendLines(file: string, values: unknown[], opts: { sync?: boolean } = {}): Promise<void> {
+  if (!values.length) return;
   const prev = appendQueues.get(file) ?? Promise.resolve();
-  const run = prev.then(() => appendNow(file, value));
+  const run = prev.then(() => appendNow(file, values, opts.sync ?? true));
   const tail = run.catch(() => undefined);
   appendQueues.set(file, tail);
   try {
@@ -55,7 +65,27 @@ export async function appendLine(file: string, value: unknown): Promise<void> {
   }
 }
 
-async function appendNow(file: string, value: unknown): Promise<void> {
+/** fsync a journal `appendLines(…, { sync: false })` wrote to; runs after the appends queued before it. */
+export async function syncJournal(file: string): Promise<void> {
+  const prev = appendQueues.get(file) ?? Promise.resolve();
+  const run = prev.then(async () => {
+    const fh = await fsp.open(file, APPEND_FLAGS, 0o600);
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  });
+  const tail = run.catch(() => undefined);
+  appendQueues.set(file, tail);
+  try {
+    await run;
+  } finally {
+    if (appendQueues.get(file) === tail) appendQueues.delete(file);
+  }
+}
+
+async function appendNow(file: string, values: unknown[], sync: boolean): Promise<void> {
   const dir = path.dirname(file);
   const root = path.dirname(dir);
   await ensureToolDir(root);
@@ -81,8 +111,8 @@ async function appendNow(file: string, value: unknown): Promise<void> {
       await fh.read(last, 0, 1, size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
-    await fh.appendFile(lead + JSON.stringify(value) + '\n');
-    await fh.sync();
+    await fh.appendFile(lead + values.map((v) => JSON.stringify(v) + '\n').join(''));
+    if (sync || created) await fh.sync();
     if (created && process.getuid?.() === 0) {
       // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
       const owner = await ownerOf(dir);
