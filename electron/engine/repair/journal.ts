@@ -44,38 +44,8 @@ const appendQueues = new Map<string, Promise<void>>();
  * O_NOFOLLOW: a planted symlink or hard link never makes a root-run repair append to another file.
  */
 export async function appendLine(file: string, value: unknown): Promise<void> {
-  return appendLines(file, [value]);
-}
-
-/**
- * Append several lines with one write and (unless `sync: false`) one fsync. Without the fsync the
- * lines are in the page cache when this returns: they survive a kill of this process, not a power
- * loss; the caller fsyncs later (replay batches its outcome lines this way, see replay-run.ts).
- */
-export async function appendLines(file: string, values: unknown[], opts: { sync?: boolean } = {}): Promise<void> {
-  if (!values.length) return;
   const prev = appendQueues.get(file) ?? Promise.resolve();
-  const run = prev.then(() => appendNow(file, values, opts.sync ?? true));
-  const tail = run.catch(() => undefined);
-  appendQueues.set(file, tail);
-  try {
-    await run;
-  } finally {
-    if (appendQueues.get(file) === tail) appendQueues.delete(file);
-  }
-}
-
-/** fsync a journal `appendLines(…, { sync: false })` wrote to; runs after the appends queued before it. */
-export async function syncJournal(file: string): Promise<void> {
-  const prev = appendQueues.get(file) ?? Promise.resolve();
-  const run = prev.then(async () => {
-    const fh = await fsp.open(file, APPEND_FLAGS, 0o600);
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  });
+  const run = prev.then(() => appendNow(file, [value], true));
   const tail = run.catch(() => undefined);
   appendQueues.set(file, tail);
   try {
@@ -86,6 +56,29 @@ export async function syncJournal(file: string): Promise<void> {
 }
 
 async function appendNow(file: string, values: unknown[], sync: boolean): Promise<void> {
+  const j = await openJournalAppender(file);
+  try {
+    await j.append(values, { sync });
+  } finally {
+    await j.close();
+  }
+}
+
+/** A journal held open for many appends (a replay's outcome lines): checked once, then one write per call. */
+export interface JournalAppender {
+  /** Append lines with one write; fsync unless `sync: false` (then they survive a kill, not a power loss). */
+  append(values: unknown[], opts?: { sync?: boolean }): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Open a journal for appending: `<root>/.store-doctor` must be trusted, the file is opened with
+ * O_NOFOLLOW and must be a regular file we trust (one link, our owner, not group/world-writable);
+ * the writes then go to that inode, whatever later happens to the name. A torn last line (crash
+ * while appending) gets its newline first, so it stays the only casualty.
+ */
+export async function openJournalAppender(file: string): Promise<JournalAppender> {
   const dir = path.dirname(file);
   const root = path.dirname(dir);
   await ensureToolDir(root);
@@ -100,28 +93,46 @@ async function appendNow(file: string, values: unknown[], sync: boolean): Promis
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedError([`${file} is a symlink; Store Doctor never appends through a link`]);
     throw err;
   }
+  let lead = '';
   try {
     const st = await fh.stat();
     const why = untrustedReason(file, st, 'file', await trustedOwners(root));
     if (why) throw new RefusedError([why]);
-    const { size } = st;
-    let lead = '';
-    if (size > 0) {
+    if (st.size > 0) {
       const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
+      await fh.read(last, 0, 1, st.size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
-    await fh.appendFile(lead + values.map((v) => JSON.stringify(v) + '\n').join(''));
-    if (sync || created) await fh.sync();
-    if (created && process.getuid?.() === 0) {
-      // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
-      const owner = await ownerOf(dir);
-      await fh.chown(owner.uid, owner.gid).catch(() => undefined);
+    if (created) {
+      if (process.getuid?.() === 0) {
+        // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
+        const owner = await ownerOf(dir);
+        await fh.chown(owner.uid, owner.gid).catch(() => undefined);
+      }
+      await fh.sync();
+      await fsyncDir(dir); // the new journal's directory entry must survive too
     }
-  } finally {
+  } catch (err) {
     await fh.close();
+    throw err;
   }
-  if (created) await fsyncDir(dir); // the new journal's directory entry must survive too
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = <T>(f: () => Promise<T>): Promise<T> => {
+    const run = chain.then(f);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    append: (values, opts = {}) =>
+      queue(async () => {
+        if (!values.length) return;
+        await fh.appendFile(lead + values.map((v) => JSON.stringify(v) + '\n').join(''));
+        lead = '';
+        if (opts.sync ?? true) await fh.sync();
+      }),
+    sync: () => queue(() => fh.sync()),
+    close: () => queue(() => fh.close()),
+  };
 }
 
 /** State (and bytes) of a file an action will change: read through the safe reader (no link, regular files only). */

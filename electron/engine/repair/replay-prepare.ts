@@ -64,8 +64,11 @@ export async function prepareReplay(
     const base = { item: r.item, file: r.file, src: r.src, md5: r.md5, size: r.size };
     let p: Prepared;
     if (st.uploaded) p = { ...base, key: st.uploaded.key, index: st.intent?.index ?? null, from: 'uploaded' };
-    else if (st.intent) p = { ...base, key: st.intent.key, index: st.intent.index, from: 'intent', intentAt: st.intent.at };
-    else {
+    else if (st.intent) {
+      // the settle wait runs from the last PUT the interrupted run started, else from the intent
+      const last = st.started?.key === st.intent.key && st.started.at > st.intent.at ? st.started.at : st.intent.at;
+      p = { ...base, key: st.intent.key, index: st.intent.index, from: 'intent', intentAt: last };
+    } else {
       const { key, index } = alloc(r.item);
       p = { ...base, key, index, from: 'fresh' };
       res.intents.push({ t: 'intent', chunk: r.item.chunkPath, src: r.src, key, index, size: r.size, md5: r.md5, at });

@@ -17,7 +17,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
-import { appendLine, appendLines, ensureToolDir, openAction, syncJournal, toolDir } from './journal';
+import { ensureToolDir, openAction, openJournalAppender, toolDir } from './journal';
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
 import { ReplayMover } from './replay-moves';
 import { renderReplayKey } from './replay-plan';
@@ -130,7 +130,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       bytes += item.bytes;
       opts.onProgress?.({ task: 'replay', done, total, bytes, totalBytes, current: item.chunkPath });
     };
-    const record = (line: ReplayLine) => appendLines(journal, [line], { sync: false });
+    const jw = await openJournalAppender(journal);
+    const record = (line: ReplayLine) => jw.append([line], { sync: false });
     const mover = new ReplayMover<Prepared & { destDir: string }>(d.rootPath);
     const batch = Math.max(1, opts.batch ?? DEFAULT_REPLAY_BATCH);
     let unflushed = 0;
@@ -140,12 +141,11 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       unflushed = 0;
       flushing = flushing.then(async () => {
         const moved = await mover.flush();
-        await appendLines(
-          journal,
+        await jw.append(
           moved.map((m) => ({ t: 'moved', chunk: m.req.item.chunkPath, src: m.req.src, to: path.relative(d.rootPath, m.to), at: now() })),
           { sync: false },
         );
-        await syncJournal(journal);
+        await jw.sync();
       });
       return flushing;
     };
@@ -159,7 +159,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         step(f.item, false, f.message);
         finish(f.item);
       }
-      await appendLines(journal, prep.intents); // every key assigned and durable before the first PUT
+      await jw.append(prep.intents); // every key assigned and durable before the first PUT
       await opts.hooks?.afterIntent?.();
 
       const ctx: UploadContext = {
@@ -171,7 +171,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         canTakeNext: d.hasIndex || randomKeys,
         nextKey: (p) => nextKey(p.item),
         record,
-        recordIntent: (line) => appendLine(journal, line),
+        recordIntent: (line) => jw.append([line]),
         settleMs: opts.resumeSettleMs ?? 5000,
         afterIntent: opts.hooks?.afterIntent,
         afterUpload: opts.hooks?.afterUpload,
@@ -212,10 +212,11 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         if (!(now2.state === 'value' && now2.value >= counter)) {
           const w = await writeSeqIndex(d.rootPath, d.outputId!, counter);
           result.warnings.push(...w.warnings);
-          await appendLine(journal, { t: 'index', value: counter, at: now() });
+          await jw.append([{ t: 'index', value: counter, at: now() }]);
           result.steps.push({ step: { kind: 'write-file', target: idxFile, description: `next index ${counter}` }, ok: true, message: 'written atomically' });
         }
       }
+      await jw.close();
       await action.applied(items.every((i) => i.state !== 'failed'));
     }
     const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];

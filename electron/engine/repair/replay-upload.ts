@@ -32,7 +32,7 @@ export interface Prepared {
   index: number | null;
   /** `fresh`: intent written by this run; `intent`: left by an interrupted run; `uploaded`: recorded uploaded. */
   from: 'fresh' | 'intent' | 'uploaded';
-  /** When the interrupted run wrote its intent (for `intent`). */
+  /** When the interrupted run wrote its intent or, later, started its PUT (for `intent`). */
   intentAt?: string;
 }
 
@@ -137,6 +137,7 @@ export async function uploadOne(ctx: UploadContext, p: Prepared): Promise<Upload
       await ctx.afterIntent?.();
     }
     const k = key;
+    await ctx.record({ t: 'started', chunk, src: p.src, key: k, at: now() });
     const out = await attempt('PutObject', k, () => putCreateOnly(ctx.client, ctx.bucket, k, body, { mode: ctx.mode, contentEncoding }));
     if (out.created) {
       let etag = out.etag;
