@@ -9,7 +9,8 @@
  * Prints both times and the ratio (target ≤ 1.25×), checks the replay's bucket holds every chunk
  * exactly once (by content MD5; one version per key) and that its command printed no warning.
  * BENCH_REPLAY_ROUNDS (default 2) rounds alternate the two; the ratio is of the medians.
- * Needs the compiled CLI (`npm run prepare`).
+ * Needs the compiled CLI (`npm run prepare`). BENCH_REPLAY_NODE_ARGS (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`) are given to the replay's Node.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -170,7 +171,8 @@ async function main(): Promise<void> {
       };
       const runReplay = async () => {
         const args = ['replay', replayStore.storeDir, '--config', conf, '--live', '--endpoint', rgw!.endpoint, '--include-active', '--apply'];
-        const r = await timed([path.join(REPO, 'bin/store-doctor.cjs'), ...args, '--concurrency', String(CONCURRENCY)], env);
+        const nodeArgs = process.env.BENCH_REPLAY_NODE_ARGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
+        const r = await timed([...nodeArgs, path.join(REPO, 'bin/store-doctor.cjs'), ...args, '--concurrency', String(CONCURRENCY)], env);
         if (r.code !== 0) throw new Error(`replay failed (exit ${r.code}): ${r.stdout}\n${r.stderr}`);
         if (!new RegExp(`Replayed ${CHUNKS} of ${CHUNKS}`).test(r.stdout))
           problems.push(`round ${round + 1}: replay did not send every chunk: ${r.stdout.slice(0, 300)}`);

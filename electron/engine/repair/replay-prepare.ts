@@ -8,6 +8,9 @@
  * A kill while that write is under way leaves a prefix of the intents (a torn last line is
  * ignored); the next run allocates from the last complete one, so the remaining chunks get the
  * same indices they would have had.
+ *
+ * The bodies read here are kept for the upload (up to {@link BODY_CACHE_BYTES}); a chunk beyond
+ * that is read again when its turn comes and must still hash to its intent's `src`.
  */
 import * as path from 'node:path';
 import type { ReplayItem, ReplayPlanDetails } from '../../../shared/model';
@@ -27,6 +30,9 @@ export async function mapPool<T, R>(items: T[], n: number, f: (t: T, i: number) 
   return out;
 }
 
+/** Bodies read here are kept for their upload up to this many bytes in all (memory stays bounded). */
+export const BODY_CACHE_BYTES = 64 * 1024 * 1024;
+
 export interface PrepareResult {
   prepared: Prepared[];
   /** Intents to append (fsynced) before the first upload. */
@@ -42,13 +48,17 @@ export async function prepareReplay(
   alloc: (item: ReplayItem) => { key: string; index: number | null },
 ): Promise<PrepareResult> {
   // Reading is done in parallel; keys are given afterwards, one by one in the plan's order.
+  let cached = 0;
   const read = await mapPool(todo, 8, async (item) => {
     const file = path.join(d.rootPath, item.chunkPath);
     try {
       await assertInside(d.rootPath, file, 'the chunk');
       const content = replayContent(await readChunkFile(file));
       const { body } = objectBody(content, d.compression);
-      return { ok: true as const, item, file, src: sha256Hex(content), md5: md5Hex(body), size: body.length };
+      // kept for the upload while the budget lasts (else read again then)
+      const keep = cached + body.length <= BODY_CACHE_BYTES;
+      if (keep) cached += body.length;
+      return { ok: true as const, item, file, src: sha256Hex(content), md5: md5Hex(body), size: body.length, body: keep ? body : undefined };
     } catch (err) {
       return { ok: false as const, item, message: (err as Error).message };
     }
@@ -61,7 +71,7 @@ export async function prepareReplay(
       continue;
     }
     const st = states.get(`${r.item.chunkPath}\0${r.src}`) ?? {};
-    const base = { item: r.item, file: r.file, src: r.src, md5: r.md5, size: r.size };
+    const base = { item: r.item, file: r.file, src: r.src, md5: r.md5, size: r.size, body: r.body };
     let p: Prepared;
     if (st.uploaded) p = { ...base, key: st.uploaded.key, index: st.intent?.index ?? null, from: 'uploaded' };
     else if (st.intent) {

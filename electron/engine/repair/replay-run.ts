@@ -178,6 +178,31 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       };
       const replayed = path.join(toolDir(d.rootPath), 'replayed');
       const concurrency = Math.max(1, opts.concurrency ?? DEFAULT_REPLAY_CONCURRENCY);
+      // A worker hands its uploaded chunk to the mover and starts its next upload at once; the moves
+      // (one at a time) and their batched fsyncs run beside the uploads.
+      const moves: Promise<void>[] = [];
+      const failed = async (p: Prepared, err: unknown) => {
+        const item = p.item;
+        item.state = 'failed';
+        item.message = (err as Error).message;
+        await record({ t: 'failed', chunk: item.chunkPath, src: p.src, key: item.key, message: item.message.slice(0, 2000), at: now() }).catch(() => undefined);
+        step(item, false, item.message);
+        finish(item);
+      };
+      const moveOne = async (p: Prepared) => {
+        const item = p.item;
+        try {
+          await mover.move({ ...p, destDir: path.join(replayed, item.stream) });
+        } catch (err) {
+          await failed(p, new Error(`${item.chunkPath}: uploaded to s3://${d.bucket}/${item.key}, but not moved out of the stream: ${(err as Error).message}`));
+          return;
+        }
+        item.state = 'done';
+        step(item, true, item.message ?? 'uploaded, confirmed, moved');
+        finish(item);
+        await opts.hooks?.afterMove?.();
+        if (++unflushed >= batch) void flush().catch(() => undefined); // a failing fsync surfaces at the final flush
+      };
       workers = mapPool(prep.prepared, concurrency, async (p) => {
         const item = p.item;
         if (opts.signal?.aborted) {
@@ -189,19 +214,12 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
           const up = await uploadOne(ctx, p);
           item.key = up.key;
           if (up.message) item.message = up.message;
-          await mover.move({ ...p, destDir: path.join(replayed, item.stream) });
-          item.state = 'done';
-          await opts.hooks?.afterMove?.();
-          if (++unflushed >= batch) await flush();
-          step(item, true, item.message ?? 'uploaded, confirmed, moved');
         } catch (err) {
-          item.state = 'failed';
-          item.message = (err as Error).message;
-          await record({ t: 'failed', chunk: item.chunkPath, src: p.src, key: p.key, message: item.message.slice(0, 2000), at: now() }).catch(() => undefined);
-          step(item, false, item.message);
+          await failed(p, err);
+          return;
         }
-        finish(item);
-      });
+        moves.push(moveOne(p));
+      }).then(() => Promise.all(moves));
       await workers;
     } finally {
       await workers.catch(() => undefined);

@@ -28,6 +28,8 @@ export interface Prepared {
   src: string;
   md5: string;
   size: number;
+  /** The body to send, kept from the read that hashed it (absent beyond the cache budget). */
+  body?: Buffer;
   key: string;
   index: number | null;
   /** `fresh`: intent written by this run; `intent`: left by an interrupted run; `uploaded`: recorded uploaded. */
@@ -88,15 +90,27 @@ async function isOurs(ctx: UploadContext, key: string, h: HeadResult, body: Buff
 
 const now = () => new Date().toISOString();
 
-/** Upload one prepared chunk; resolves when its object is in the bucket and recorded as `uploaded`. */
-export async function uploadOne(ctx: UploadContext, p: Prepared): Promise<Uploaded> {
-  const chunk = p.item.chunkPath;
-  if (p.from === 'uploaded') return { key: p.key, etag: null, message: 'uploaded by an earlier run; moved now' };
+/** The body of a chunk whose bytes were not kept: read again, and it must be what its intent names. */
+async function readAgain(ctx: UploadContext, p: Prepared): Promise<Buffer> {
   await assertInside(ctx.rootPath, p.file, 'the chunk');
   const content = replayContent(await readChunkFile(p.file));
   if (sha256Hex(content) !== p.src) throw new Error(`${p.file}: the chunk changed after its key was assigned; not sent (run the replay again)`);
-  const { body, contentEncoding } = objectBody(content, ctx.compression);
-  const md5 = md5Hex(body);
+  const { body } = objectBody(content, ctx.compression);
+  if (md5Hex(body) !== p.md5) throw new Error(`${p.file}: the chunk's body is not the one its intent names; not sent`);
+  return body;
+}
+
+/** Upload one prepared chunk; resolves when its object is in the bucket and recorded as `uploaded`. */
+export async function uploadOne(ctx: UploadContext, p: Prepared): Promise<Uploaded> {
+  const chunk = p.item.chunkPath;
+  if (p.from === 'uploaded') {
+    p.body = undefined;
+    return { key: p.key, etag: null, message: 'uploaded by an earlier run; moved now' };
+  }
+  const body = p.body ?? (await readAgain(ctx, p));
+  p.body = undefined; // the cache holds each body until its upload only
+  const contentEncoding = ctx.compression === 'gzip' ? 'gzip' : undefined;
+  const md5 = p.md5;
   let key: string | null = p.key;
   let message: string | undefined;
   const attempt = async <T>(op: string, k: string, f: () => Promise<T>): Promise<T> => {
