@@ -82,14 +82,28 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     return result;
   }
   let mode: ConditionalMode = opts.conditional && opts.conditional !== 'probe' ? opts.conditional : 'if-none-match';
+  // The probe runs while the chunks are read and hashed; no upload starts before it has answered.
+  let probeError: unknown = null;
+  let probing: Promise<void> = Promise.resolve();
   if (todo.length && (!opts.conditional || opts.conditional === 'probe')) {
-    const p = await probeConditionalWrites(opts.client, d.bucket, opts.signal);
-    mode = p.mode;
-    if (p.warning) result.warnings.push(p.warning);
+    probing = probeConditionalWrites(opts.client, d.bucket, opts.signal).then(
+      (p) => {
+        mode = p.mode;
+        if (p.warning) result.warnings.push(p.warning);
+      },
+      (err: unknown) => {
+        probeError = err ?? new Error('the conditional-write probe failed');
+      },
+    );
   } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
 
   // One replay (one writer) per root: applyPlan holds the root's write lock for the whole run.
-  await ensureToolDir(d.rootPath);
+  try {
+    await ensureToolDir(d.rootPath);
+  } catch (err) {
+    await probing;
+    throw err;
+  }
   return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
@@ -151,8 +165,15 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     };
 
     let workers: Promise<unknown> = Promise.resolve();
+    // The next index written at the end covers the keys journaled, not keys given but never used.
+    const before = counter;
+    let used = false;
+    let runError: unknown = null;
     try {
       const prep = await prepareReplay(d, todo, states, nextKey);
+      await probing;
+      if (probeError) throw probeError;
+      used = true;
       for (const f of prep.failed) {
         f.item.state = 'failed';
         f.item.message = f.message;
@@ -221,9 +242,13 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         moves.push(moveOne(p));
       }).then(() => Promise.all(moves));
       await workers;
+    } catch (err) {
+      runError = err;
+      throw err;
     } finally {
       await workers.catch(() => undefined);
       await flush();
+      if (!used) counter = before;
       // The next index must be above every key we used, even after a failure or cancel.
       if (idxFile && d.hasIndex) {
         const now2 = await readSeqIndexState(idxFile);
@@ -235,7 +260,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         }
       }
       await jw.close();
-      await action.applied(items.every((i) => i.state !== 'failed'));
+      if (runError) await action.failed((runError as Error).message ?? String(runError));
+      else await action.applied(items.every((i) => i.state !== 'failed'));
     }
     const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
     const changed = await watch.warning(expected, 'the replay');
