@@ -17,7 +17,7 @@ import type * as SmithyConfig from '@smithy/core/config';
  * notice to the developer who picks the SDK version, not to an operator: it would sit in the output
  * of every command, host request and app action that reaches S3. It is switched off here, in the one
  * place that loads the SDK, with the SDK's own documented switch, unless the environment already sets
- * it. The shipped runtime moves to Node 24, where the SDK prints nothing (docs/DESIGN.md#runtime).
+ * it. The shipped runtime moves to Node 24, where the SDK prints nothing (docs/DESIGN.md, Runtime).
  */
 function quietSdkNodeNotice(): void {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
