@@ -12,10 +12,6 @@ import type { Shell } from './completion';
 
 declare const __STORE_DOCTOR_SPEC__: CliSpec | undefined;
 
-// The pinned AWS SDK works on Node 20; its notice about future SDK releases needing Node 22
-// is not actionable for an operator and would pollute every command's stderr.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 function bakedSpec(): CliSpec | null {
   return typeof __STORE_DOCTOR_SPEC__ === 'undefined' ? null : __STORE_DOCTOR_SPEC__;
 }

@@ -10,6 +10,9 @@
 import type { SingleBar } from 'cli-progress';
 import type { Progress } from '../../shared/model';
 import { formatBytes } from '../../shared/format';
+import { plural, progressFigures, seconds } from '../../shared/progress';
+
+export { progressFigures } from '../../shared/progress';
 
 export interface OutputSettings {
   quiet: boolean;
@@ -19,41 +22,7 @@ export interface OutputSettings {
 /** What a progress display writes to (stderr; a fake terminal in tests). */
 export type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
-const UNITS: Record<string, [string, string]> = {
-  scan: ['file', 'files'],
-  list: ['listing', 'listings'],
-  replay: ['chunk', 'chunks'],
-};
-
-function plural(task: string, n: number): string {
-  const [one, many] = UNITS[task] ?? ['item', 'items'];
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
-
-function seconds(s: number): string {
-  if (!Number.isFinite(s)) return '?';
-  if (s < 10) return `${s.toFixed(1)} s`;
-  if (s < 120) return `${Math.round(s)} s`;
-  const m = Math.floor(s / 60);
-  return m < 120 ? `${m} min ${Math.round(s - m * 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
 const paint = (on: boolean, code: string, text: string) => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
-
-/** The figures one progress event shows; `elapsed` in seconds. Pure, for the bar and the tests. */
-export function progressFigures(p: Progress, elapsed: number) {
-  const byBytes = p.totalBytes != null && p.totalBytes > 0 && p.bytes != null;
-  const value = byBytes ? p.bytes! : p.done;
-  const total = byBytes ? p.totalBytes! : p.total;
-  const fraction = total ? Math.min(1, value / total) : null;
-  const rate = elapsed > 0 ? value / elapsed : null;
-  const eta = fraction !== null && rate ? (total! - value) / rate : null;
-  const count = p.total !== null && p.total !== undefined ? `${p.done.toLocaleString('en-US')}/${plural(p.task, p.total)}` : plural(p.task, p.done);
-  const bytes = p.bytes != null ? (byBytes ? `${formatBytes(p.bytes)}/${formatBytes(p.totalBytes)}` : formatBytes(p.bytes)) : null;
-  const rateText =
-    rate === null ? null : byBytes || p.bytes != null ? `${formatBytes(Math.round(elapsed > 0 ? (p.bytes ?? 0) / elapsed : 0))}/s` : `${rate.toFixed(1)}/s`;
-  return { fraction, count, bytes, rate: rateText, eta: eta === null ? null : seconds(eta) };
-}
 
 /** The one line a finished task leaves: `scan: 12 files, 1.1 MiB in 0.3 s (3.4 MiB/s)`. */
 export function summaryLine(p: Progress, elapsed: number, color = false): string {

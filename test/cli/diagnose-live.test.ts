@@ -57,7 +57,6 @@ describe.skipIf(!s3Enabled())('store-doctor diagnose --live', { timeout: 120_000
       AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
       AWS_SESSION_TOKEN: '',
       AWS_PROFILE: '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
   });
   afterAll(() => {

@@ -2,9 +2,12 @@
  * Kill-and-resume trials for replay against the real S3 (RGW): a child replays the chunks of
  * `buffered-backlog-no-ordering` (quarantine/ and the newest stream, which no Fluent Bit uses) and
  * is SIGKILLed at a random moment; then the replay is
- * resumed in this process. Afterwards every chunk is exactly one object (matched by content MD5),
- * no key has a second version (nothing overwritten, the bucket is versioned), nothing is lost, no
- * chunk is left in the streams, and the next index is above every key used.
+ * resumed in this process. The child uploads with a pool (default concurrency 8) and moves in
+ * small batches, so kills land between concurrent uploads, batched journal lines and moves.
+ * Afterwards every chunk is exactly one object (matched by content MD5), under exactly the key the
+ * plan gave it before the run (keys assigned in order before any upload), no key has a second
+ * version (nothing overwritten, the bucket is versioned), nothing is lost, no chunk is left in the
+ * streams, and the next index is above every key used.
  * Shared by the CI test (20 trials) and `npm run stress` (200).
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -63,7 +66,7 @@ export interface ReplayKillResult {
 
 export async function runReplayKillTrials(
   trials: number,
-  opts: { maxKillMs?: number; settleMs?: number; log?: (s: string) => void } = {},
+  opts: { maxKillMs?: number; settleMs?: number; concurrency?: number; log?: (s: string) => void } = {},
 ): Promise<ReplayKillResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'sd-kill-replay-'));
   const client = testClient();
@@ -84,7 +87,21 @@ export async function runReplayKillTrials(
             c.path,
           );
         const bucket = await newBucket(client, 'sd-kill', true);
-        const r = await runChild(child, [fx.storeDir, fx.root, bucket, KEY_FORMAT], Math.floor(Math.random() * (opts.maxKillMs ?? 600)));
+        // the keys the child's plan gives (the same scan, the same plan): the only keys allowed
+        const first = await planReplay({
+          storePath: fx.storeDir,
+          root: report.roots[0],
+          rootPath: fx.root,
+          target: { bucket, keyFormat: KEY_FORMAT, compression: 'none', outputId: 0 },
+          safeNextIndex: 0,
+          skipProcessCheck: true,
+        });
+        const planned = first.replayItems.filter((x) => x.state === 'planned').map((x) => x.key);
+        const r = await runChild(
+          child,
+          [fx.storeDir, fx.root, bucket, KEY_FORMAT, String(opts.concurrency ?? 8)],
+          Math.floor(Math.random() * (opts.maxKillMs ?? 600)),
+        );
         if (!r.finished) res.interrupted++;
         if (r.stderr.includes('child failed')) res.failures.push(`trial ${i}: ${r.stderr.slice(0, 300)}`);
         // resume
@@ -102,8 +119,12 @@ export async function runReplayKillTrials(
         // verify
         const versions = await allVersions(client, bucket);
         const keys = new Set(versions.map((v) => v.key));
-        if (keys.size !== versions.length)
-          res.failures.push(`trial ${i}: a key has ${versions.length - keys.size} extra version(s): something was overwritten`);
+        if (keys.size !== versions.length) {
+          const twice = [...keys].filter((k) => versions.filter((v) => v.key === k).length > 1);
+          res.failures.push(
+            `trial ${i}: a key has ${versions.length - keys.size} extra version(s): something was overwritten (${twice.join(', ')}; child ${r.finished ? 'finished' : 'killed'})`,
+          );
+        }
         const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
         const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
         const etags = (listed.Contents ?? []).map((o) => (o.ETag ?? '').replace(/"/g, ''));
@@ -112,6 +133,9 @@ export async function runReplayKillTrials(
           if (n !== 1) res.failures.push(`trial ${i}: ${p} is in the bucket ${n} times`);
         }
         if (etags.length !== md5s.size) res.failures.push(`trial ${i}: ${etags.length} objects for ${md5s.size} chunks`);
+        const got = (listed.Contents ?? []).map((o) => o.Key!).sort();
+        if (JSON.stringify(got) !== JSON.stringify([...planned].sort()))
+          res.failures.push(`trial ${i}: the keys are not the planned ones: ${got.filter((k) => !planned.includes(k)).join(', ')}`);
         const left = (await scanStore(fx.storeDir)).roots[0].streams
           .filter((s) => s.kind === 'quarantine' || s.kind === 'data')
           .reduce((n, s) => n + s.chunks.length, 0);

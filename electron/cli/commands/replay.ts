@@ -22,7 +22,7 @@ export function registerReplay(program: Command): void {
       .option('--include-active', 'also replay the active (newest) stream')
       .option('--time <ISO time>', 'key time for every chunk (default: its first record time)')
       .addOption(new Option('--compression <c>', "override the output's compression").choices(['none', 'gzip']))
-      .option('--concurrency <n>', 'parallel uploads (default 4)'),
+      .option('--concurrency <n>', 'parallel uploads, 1 to 64 (default 10)'),
   ).action(async (store: string, opts: ReplayCliOptions) => {
     let time: string | undefined;
     if (opts.time !== undefined) {

@@ -284,6 +284,23 @@ export async function durableMove(root: string, from: string, to: string): Promi
   );
 }
 
+/**
+ * rename through the held folders without an fsync (replay's batched moves: the caller fsyncs the
+ * folders once per batch with {@link fsyncDir}). Refuses to replace an existing target or move a link.
+ */
+export async function moveUnsynced(root: string, from: string, to: string): Promise<void> {
+  await withRoot(root, (a) =>
+    a.inParent(from, (src, fromName) =>
+      a.inParent(to, async (dst, toName) => {
+        if (await lstatIn(dst, toName)) throw new Error(`${to}: already exists; refusing to replace it`);
+        const sst = await lstatIn(src, fromName);
+        if (sst?.isSymbolicLink()) throw new RefusedError([`${from} is a symlink; Store Doctor never moves a link`]);
+        await fsp.rename(at(src, fromName), at(dst, toName));
+      }),
+    ),
+  );
+}
+
 /** mkdir (inside `root`) with an exact mode (not reduced by the umask). Returns true when it created the directory. */
 export async function mkdirExact(root: string, dir: string, mode: number, owner?: { uid: number; gid: number } | null): Promise<boolean> {
   return withRoot(root, async (a) => {

@@ -94,6 +94,12 @@ export const replayLineSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('uploaded'), chunk, src: hash, key, etag: z.string().max(256).nullable(), at }),
   z.strictObject({ t: z.literal('moved'), chunk, src: hash, to: pathText, at }),
   z.strictObject({ t: z.literal('conflict'), chunk, src: hash, key, at }),
+  /** A PUT of `key` is about to be sent (not fsynced: it tells a resume after a kill how recent the last PUT was). */
+  z.strictObject({ t: z.literal('started'), chunk, src: hash, key, at }),
+  /** The upload of `key` failed (the message names why); the chunk stays in its stream, a later run resumes it. */
+  z.strictObject({ t: z.literal('failed'), chunk, src: hash, key, message: z.string().max(2000), at }),
+  /** Cancelled before its upload started; the intent's key is kept for the next run. */
+  z.strictObject({ t: z.literal('cancelled'), chunk, src: hash, key, at }),
   z.strictObject({ t: z.literal('index'), value: size, at }),
 ]);
 export type ReplayLine = z.infer<typeof replayLineSchema>;

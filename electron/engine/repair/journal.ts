@@ -45,7 +45,7 @@ const appendQueues = new Map<string, Promise<void>>();
  */
 export async function appendLine(file: string, value: unknown): Promise<void> {
   const prev = appendQueues.get(file) ?? Promise.resolve();
-  const run = prev.then(() => appendNow(file, value));
+  const run = prev.then(() => appendNow(file, [value], true));
   const tail = run.catch(() => undefined);
   appendQueues.set(file, tail);
   try {
@@ -55,7 +55,30 @@ export async function appendLine(file: string, value: unknown): Promise<void> {
   }
 }
 
-async function appendNow(file: string, value: unknown): Promise<void> {
+async function appendNow(file: string, values: unknown[], sync: boolean): Promise<void> {
+  const j = await openJournalAppender(file);
+  try {
+    await j.append(values, { sync });
+  } finally {
+    await j.close();
+  }
+}
+
+/** A journal held open for many appends (a replay's outcome lines): checked once, then one write per call. */
+export interface JournalAppender {
+  /** Append lines with one write; fsync unless `sync: false` (then they survive a kill, not a power loss). */
+  append(values: unknown[], opts?: { sync?: boolean }): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Open a journal for appending: `<root>/.store-doctor` must be trusted, the file is opened with
+ * O_NOFOLLOW and must be a regular file we trust (one link, our owner, not group/world-writable);
+ * the writes then go to that inode, whatever later happens to the name. A torn last line (crash
+ * while appending) gets its newline first, so it stays the only casualty.
+ */
+export async function openJournalAppender(file: string): Promise<JournalAppender> {
   const dir = path.dirname(file);
   const root = path.dirname(dir);
   await ensureToolDir(root);
@@ -70,28 +93,46 @@ async function appendNow(file: string, value: unknown): Promise<void> {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedError([`${file} is a symlink; Store Doctor never appends through a link`]);
     throw err;
   }
+  let lead = '';
   try {
     const st = await fh.stat();
     const why = untrustedReason(file, st, 'file', await trustedOwners(root));
     if (why) throw new RefusedError([why]);
-    const { size } = st;
-    let lead = '';
-    if (size > 0) {
+    if (st.size > 0) {
       const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
+      await fh.read(last, 0, 1, st.size - 1);
       if (last[0] !== 0x0a) lead = '\n';
     }
-    await fh.appendFile(lead + JSON.stringify(value) + '\n');
-    await fh.sync();
-    if (created && process.getuid?.() === 0) {
-      // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
-      const owner = await ownerOf(dir);
-      await fh.chown(owner.uid, owner.gid).catch(() => undefined);
+    if (created) {
+      if (process.getuid?.() === 0) {
+        // A new journal is owned like its folder (the root's owner, see ensureToolDir); only root may chown.
+        const owner = await ownerOf(dir);
+        await fh.chown(owner.uid, owner.gid).catch(() => undefined);
+      }
+      await fh.sync();
+      await fsyncDir(root, dir); // the new journal's directory entry must survive too
     }
-  } finally {
+  } catch (err) {
     await fh.close();
+    throw err;
   }
-  if (created) await fsyncDir(root, dir); // the new journal's directory entry must survive too
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = <T>(f: () => Promise<T>): Promise<T> => {
+    const run = chain.then(f);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    append: (values, opts = {}) =>
+      queue(async () => {
+        if (!values.length) return;
+        await fh.appendFile(lead + values.map((v) => JSON.stringify(v) + '\n').join(''));
+        lead = '';
+        if (opts.sync ?? true) await fh.sync();
+      }),
+    sync: () => queue(() => fh.sync()),
+    close: () => queue(() => fh.close()),
+  };
 }
 
 /** State (and bytes) of a file an action will change: read through the safe reader (no link, regular files only). */

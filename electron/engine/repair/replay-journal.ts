@@ -1,6 +1,7 @@
 /**
- * The replay journal `<root>/.store-doctor/replay.jsonl`: one fsynced line per step (intent with
- * its key → uploaded → moved, conflicts, the index written). Read back to resume a killed replay.
+ * The replay journal `<root>/.store-doctor/replay.jsonl`: one line per step (intent with its key,
+ * fsynced before the upload → started → uploaded → moved; conflict, failed, cancelled; the index
+ * written). Read back to resume a killed replay.
  */
 import * as path from 'node:path';
 import { readJsonLines } from './journal-read';
@@ -13,6 +14,8 @@ export type { ReplayLine } from './journal-schema';
 
 export interface ChunkState {
   intent?: Extract<ReplayLine, { t: 'intent' }>;
+  /** The last PUT a run started for this chunk. */
+  started?: Extract<ReplayLine, { t: 'started' }>;
   uploaded?: Extract<ReplayLine, { t: 'uploaded' }>;
   moved?: Extract<ReplayLine, { t: 'moved' }>;
 }
@@ -34,7 +37,8 @@ export async function loadReplayState(rootPath: string): Promise<{ states: Map<s
     if (l.t === 'intent') {
       s.intent = l;
       if (l.index !== null) maxIndex = Math.max(maxIndex ?? -1, l.index);
-    } else if (l.t === 'uploaded') s.uploaded = l;
+    } else if (l.t === 'started') s.started = l;
+    else if (l.t === 'uploaded') s.uploaded = l;
     else if (l.t === 'moved') s.moved = l;
     states.set(id, s);
   }

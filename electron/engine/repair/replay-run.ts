@@ -1,35 +1,48 @@
 /**
- * Replay apply: for each planned chunk, journal the intent (key), PutObject create-only
- * (`If-None-Match: *`; on 412 take the next index), confirm with HeadObject, journal `uploaded`,
- * move the chunk to `.store-doctor/replayed/<stream>/<name>` so Fluent Bit never sends it again,
- * journal `moved`; finally write the next index atomically. Every journal line is fsynced before
- * the step it announces, so a killed replay resumes without sending anything twice: an intent
- * without `uploaded` is resolved by HEAD (and a byte compare when the ETag is not an MD5).
+ * Replay apply. Every chunk gets its key before any upload starts (replay-prepare.ts: the new
+ * intents are fsynced with one write); then a bounded pool (default 10, like the AWS CLI) uploads
+ * them create-only (`If-None-Match: *`, replay-upload.ts), records each outcome in the journal
+ * (`uploaded`, `conflict`, `failed`, `cancelled`), and moves each uploaded chunk to
+ * `.store-doctor/replayed/<stream>/` so Fluent Bit never sends it again (replay-moves.ts). Outcome
+ * lines are written at once and fsynced per batch, with the moved chunks' folders: a kill -9 at any
+ * point loses nothing (written lines are in the page cache) and the next run resumes every chunk
+ * still in a stream from its fsynced intent — HEAD finds an object already sent, so nothing is sent
+ * twice. Finally the next index is written atomically, above every key used.
+ *
+ * Cancel stops starting uploads; the ones in flight finish (their requests are not aborted) and are
+ * recorded and moved, so a cancelled run leaves no upload unaccounted for.
  */
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../shared/model';
-import { durableMove } from './atomic';
-import { assertInside } from './confine';
-import { objectBody, md5Hex, readChunkFile, replayContent, sha256Hex } from './chunkfile';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
-import { appendLine, ensureToolDir, openAction, toolDir } from './journal';
-import { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
+import { ensureToolDir, openAction, openJournalAppender, toolDir } from './journal';
+import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
+import { ReplayMover } from './replay-moves';
 import { renderReplayKey } from './replay-plan';
-import { getObjectBytes, headObject, probeConditionalWrites, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
+import { mapPool, prepareReplay } from './replay-prepare';
+import { uploadOne, type Prepared, type UploadContext } from './replay-upload';
+import { probeConditionalWrites, type ConditionalMode } from './s3ops';
 import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
+
+/** Parallel uploads when not given (the AWS CLI's default `max_concurrent_requests`). */
+export const DEFAULT_REPLAY_CONCURRENCY = 10;
+/** Moves (and outcome lines) made durable together. */
+export const DEFAULT_REPLAY_BATCH = 64;
 
 export interface ReplayApplyOptions {
   client: S3Client;
   force?: boolean;
   skipProcessCheck?: boolean;
-  /** Parallel uploads (default 4). */
+  /** Parallel uploads (default {@link DEFAULT_REPLAY_CONCURRENCY}). */
   concurrency?: number;
+  /** Moves fsynced together (default {@link DEFAULT_REPLAY_BATCH}). */
+  batch?: number;
   /** `probe` (default) tests the endpoint; or force a mode. */
   conditional?: 'probe' | ConditionalMode;
   onProgress?: (p: Progress) => void;
+  /** Cancel: no new upload starts; those in flight finish and are recorded. */
   signal?: AbortSignal;
   /**
    * After a kill, a PUT the dead process had fully sent can still be committed by the server a
@@ -38,26 +51,11 @@ export interface ReplayApplyOptions {
    */
   resumeSettleMs?: number;
   /** Test hooks (kill trials). */
-  hooks?: WriteTestHooks & { afterIntent?: () => Promise<void> | void; afterUpload?: () => Promise<void> | void };
-}
-
-async function isOurs(client: S3Client, bucket: string, key: string, h: HeadResult, body: Buffer, md5: string, signal?: AbortSignal): Promise<boolean> {
-  if (h.size !== body.length) return false;
-  if (h.etag === md5) return true;
-  return (await getObjectBytes(client, bucket, key, signal)).equals(body);
-}
-
-async function uniqueDest(dir: string, name: string): Promise<string> {
-  for (let n = 0; ; n++) {
-    const p = path.join(dir, n ? `${name}.${n}` : name);
-    if (
-      !(await fsp.lstat(p).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return p;
-  }
+  hooks?: WriteTestHooks & {
+    afterIntent?: () => Promise<void> | void;
+    afterUpload?: () => Promise<void> | void;
+    afterMove?: () => Promise<void> | void;
+  };
 }
 
 export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): Promise<RepairResult & { items: ReplayItem[] }> {
@@ -84,14 +82,28 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     return result;
   }
   let mode: ConditionalMode = opts.conditional && opts.conditional !== 'probe' ? opts.conditional : 'if-none-match';
+  // The probe runs while the chunks are read and hashed; no upload starts before it has answered.
+  let probeError: unknown = null;
+  let probing: Promise<void> = Promise.resolve();
   if (todo.length && (!opts.conditional || opts.conditional === 'probe')) {
-    const p = await probeConditionalWrites(opts.client, d.bucket, opts.signal);
-    mode = p.mode;
-    if (p.warning) result.warnings.push(p.warning);
+    probing = probeConditionalWrites(opts.client, d.bucket, opts.signal).then(
+      (p) => {
+        mode = p.mode;
+        if (p.warning) result.warnings.push(p.warning);
+      },
+      (err: unknown) => {
+        probeError = err ?? new Error('the conditional-write probe failed');
+      },
+    );
   } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
 
   // One replay (one writer) per root: applyPlan holds the root's write lock for the whole run.
-  await ensureToolDir(d.rootPath);
+  try {
+    await ensureToolDir(d.rootPath);
+  } catch (err) {
+    await probing;
+    throw err;
+  }
   return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
@@ -116,123 +128,140 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     const randomKeys = d.keyFormat.includes('$UUID') || (!d.hasIndex && !d.staticFilePath);
     const fmt = { keyFormat: d.keyFormat, tagDelimiters: d.tagDelimiters, staticFilePath: d.staticFilePath };
     const now = () => new Date().toISOString();
+    const keyTime = (item: ReplayItem) => new Date(d.times[item.chunkPath] ?? now());
+    const nextKey = (item: ReplayItem) => {
+      const index = d.hasIndex ? alloc() : null;
+      return { key: renderReplayKey(fmt, item.tag, index ?? 0, keyTime(item)), index };
+    };
     let done = 0;
     let bytes = 0;
     const total = todo.length;
     const totalBytes = todo.reduce((a, i) => a + i.bytes, 0);
+    const step = (item: ReplayItem, ok: boolean, message: string) =>
+      result.steps.push({ step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath }, ok, message });
+    const finish = (item: ReplayItem) => {
+      done++;
+      bytes += item.bytes;
+      opts.onProgress?.({ task: 'replay', done, total, bytes, totalBytes, current: item.chunkPath });
+    };
+    const jw = await openJournalAppender(journal);
+    const record = (line: ReplayLine) => jw.append([line], { sync: false });
+    const mover = new ReplayMover<Prepared & { destDir: string }>(d.rootPath);
+    const batch = Math.max(1, opts.batch ?? DEFAULT_REPLAY_BATCH);
+    let unflushed = 0;
+    // One flush at a time; the moved lines follow the fsync of the folders they name.
+    let flushing: Promise<void> = Promise.resolve();
+    const flush = () => {
+      unflushed = 0;
+      flushing = flushing.then(async () => {
+        const moved = await mover.flush();
+        await jw.append(
+          moved.map((m) => ({ t: 'moved', chunk: m.req.item.chunkPath, src: m.req.src, to: path.relative(d.rootPath, m.to), at: now() })),
+          { sync: false },
+        );
+        await jw.sync();
+      });
+      return flushing;
+    };
 
-    async function one(item: ReplayItem): Promise<void> {
-      const file = path.join(d.rootPath, item.chunkPath);
-      await assertInside(d.rootPath, file, 'the chunk');
-      const content = replayContent(await readChunkFile(file));
-      const src = sha256Hex(content);
-      const st = states.get(`${item.chunkPath}\0${src}`) ?? {};
-      const { body, contentEncoding } = objectBody(content, d.compression);
-      const md5 = md5Hex(body);
-      const time = new Date(d.times[item.chunkPath] ?? now());
-      let key: string | null = null;
-      let uploaded = !!st.uploaded;
-      if (st.intent) item.index = st.intent.index;
-      if (st.uploaded) key = st.uploaded.key;
-      else if (st.intent) {
-        let h = await headObject(opts.client, d.bucket, st.intent.key, opts.signal);
-        const age = Date.now() - Date.parse(st.intent.at);
-        const settle = opts.resumeSettleMs ?? 5000;
-        if (!h && age < settle) {
-          await new Promise((r) => setTimeout(r, settle - age));
-          h = await headObject(opts.client, d.bucket, st.intent.key, opts.signal);
-        }
-        if (h && (await isOurs(opts.client, d.bucket, st.intent.key, h, body, md5, opts.signal))) {
-          key = st.intent.key;
-          uploaded = true;
-          await appendLine(journal, { t: 'uploaded', chunk: item.chunkPath, src, key, etag: h.etag, at: now() });
-          item.message = 'resumed: the object from the interrupted run is in the bucket';
-        } else if (!h)
-          key = st.intent.key; // never created: put the same key again
-        else await appendLine(journal, { t: 'conflict', chunk: item.chunkPath, src, key: st.intent.key, at: now() });
+    let workers: Promise<unknown> = Promise.resolve();
+    // The next index written at the end covers the keys journaled, not keys given but never used.
+    const before = counter;
+    let used = false;
+    let runError: unknown = null;
+    try {
+      const prep = await prepareReplay(d, todo, states, nextKey);
+      await probing;
+      if (probeError) throw probeError;
+      used = true;
+      for (const f of prep.failed) {
+        f.item.state = 'failed';
+        f.item.message = f.message;
+        step(f.item, false, f.message);
+        finish(f.item);
       }
-      for (let attempt = 0; !uploaded; attempt++) {
-        if (attempt > 1000) throw new Error('1000 keys taken in a row; giving up');
-        if (!key) {
-          const index = d.hasIndex ? alloc() : null;
-          key = renderReplayKey(fmt, item.tag, index ?? 0, time);
-          item.index = index;
-          await appendLine(journal, { t: 'intent', chunk: item.chunkPath, src, key, index, size: body.length, md5, at: now() });
-          await opts.hooks?.afterIntent?.();
-        }
-        const out = await putCreateOnly(opts.client, d.bucket, key, body, { mode, contentEncoding, signal: opts.signal });
-        if (out.created) {
-          const h = await headObject(opts.client, d.bucket, key, opts.signal);
-          if (!h || h.size !== body.length || (out.etag && h.etag && out.etag !== h.etag))
-            throw new Error(`s3://${d.bucket}/${key}: HeadObject does not confirm the upload (${h ? `${h.size} bytes` : 'missing'})`);
-          await appendLine(journal, { t: 'uploaded', chunk: item.chunkPath, src, key, etag: h.etag, at: now() });
-          await opts.hooks?.afterUpload?.();
-          uploaded = true;
-        } else {
-          // 412: if the object there is byte-for-byte this chunk (a late commit of a killed run's PUT), it is ours.
-          const h = await headObject(opts.client, d.bucket, key, opts.signal);
-          if (h && (await isOurs(opts.client, d.bucket, key, h, body, md5, opts.signal))) {
-            await appendLine(journal, { t: 'uploaded', chunk: item.chunkPath, src, key, etag: h.etag, at: now() });
-            uploaded = true;
-            continue;
-          }
-          await appendLine(journal, { t: 'conflict', chunk: item.chunkPath, src, key, at: now() });
-          item.message = `${item.message ? item.message + '; ' : ''}key ${key} exists (412): took the next ${d.hasIndex ? 'index' : 'key'}`;
-          if (!d.hasIndex && !randomKeys) throw new Error(`s3://${d.bucket}/${key} exists and the key format cannot produce another key; not overwriting`);
-          key = null;
-        }
-      }
-      item.key = key!;
-      const dest = await uniqueDest(path.join(toolDir(d.rootPath), 'replayed', item.stream), path.basename(item.chunkPath));
-      await assertInside(d.rootPath, file, 'the chunk');
-      await durableMove(d.rootPath, file, dest);
-      await appendLine(journal, { t: 'moved', chunk: item.chunkPath, src, to: path.relative(d.rootPath, dest), at: now() });
-      item.state = 'done';
-    }
+      await jw.append(prep.intents); // every key assigned and durable before the first PUT
+      await opts.hooks?.afterIntent?.();
 
-    const queue = [...todo];
-    const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, queue.length)) }, async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
+      const ctx: UploadContext = {
+        client: opts.client,
+        bucket: d.bucket,
+        rootPath: d.rootPath,
+        mode,
+        compression: d.compression === 'gzip' ? 'gzip' : 'none',
+        canTakeNext: d.hasIndex || randomKeys,
+        nextKey: (p) => nextKey(p.item),
+        record,
+        recordIntent: (line) => jw.append([line]),
+        settleMs: opts.resumeSettleMs ?? 5000,
+        afterIntent: opts.hooks?.afterIntent,
+        afterUpload: opts.hooks?.afterUpload,
+      };
+      const replayed = path.join(toolDir(d.rootPath), 'replayed');
+      const concurrency = Math.max(1, opts.concurrency ?? DEFAULT_REPLAY_CONCURRENCY);
+      // A worker hands its uploaded chunk to the mover and starts its next upload at once; the moves
+      // (one at a time) and their batched fsyncs run beside the uploads.
+      const moves: Promise<void>[] = [];
+      const failed = async (p: Prepared, err: unknown) => {
+        const item = p.item;
+        item.state = 'failed';
+        item.message = (err as Error).message;
+        await record({ t: 'failed', chunk: item.chunkPath, src: p.src, key: item.key, message: item.message.slice(0, 2000), at: now() }).catch(() => undefined);
+        step(item, false, item.message);
+        finish(item);
+      };
+      const moveOne = async (p: Prepared) => {
+        const item = p.item;
+        try {
+          await mover.move({ ...p, destDir: path.join(replayed, item.stream) });
+        } catch (err) {
+          await failed(p, new Error(`${item.chunkPath}: uploaded to s3://${d.bucket}/${item.key}, but not moved out of the stream: ${(err as Error).message}`));
+          return;
+        }
+        item.state = 'done';
+        step(item, true, item.message ?? 'uploaded, confirmed, moved');
+        finish(item);
+        await opts.hooks?.afterMove?.();
+        if (++unflushed >= batch) void flush().catch(() => undefined); // a failing fsync surfaces at the final flush
+      };
+      workers = mapPool(prep.prepared, concurrency, async (p) => {
+        const item = p.item;
         if (opts.signal?.aborted) {
-          item.state = 'planned';
-          item.message = 'cancelled before it started';
-          continue;
+          item.message = 'cancelled before its upload started; its key is kept for the next run';
+          await record({ t: 'cancelled', chunk: item.chunkPath, src: p.src, key: p.key, at: now() });
+          return;
         }
         try {
-          await one(item);
-          result.steps.push({
-            step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath },
-            ok: true,
-            message: item.message ?? 'uploaded, confirmed, moved',
-          });
+          const up = await uploadOne(ctx, p);
+          item.key = up.key;
+          if (up.message) item.message = up.message;
         } catch (err) {
-          item.state = 'failed';
-          item.message = (err as Error).message;
-          result.steps.push({
-            step: { kind: 'put-object', target: `s3://${d.bucket}/${item.key}`, description: item.chunkPath },
-            ok: false,
-            message: item.message,
-          });
+          await failed(p, err);
+          return;
         }
-        done++;
-        bytes += item.bytes;
-        opts.onProgress?.({ task: 'replay', done, total, bytes, totalBytes, current: item.chunkPath });
-      }
-    });
-    try {
-      await Promise.all(workers);
+        moves.push(moveOne(p));
+      }).then(() => Promise.all(moves));
+      await workers;
+    } catch (err) {
+      runError = err;
+      throw err;
     } finally {
+      await workers.catch(() => undefined);
+      await flush();
+      if (!used) counter = before;
       // The next index must be above every key we used, even after a failure or cancel.
       if (idxFile && d.hasIndex) {
         const now2 = await readSeqIndexState(idxFile);
         if (!(now2.state === 'value' && now2.value >= counter)) {
           const w = await writeSeqIndex(d.rootPath, d.outputId!, counter);
           result.warnings.push(...w.warnings);
-          await appendLine(journal, { t: 'index', value: counter, at: now() });
+          await jw.append([{ t: 'index', value: counter, at: now() }]);
           result.steps.push({ step: { kind: 'write-file', target: idxFile, description: `next index ${counter}` }, ok: true, message: 'written atomically' });
         }
       }
-      await action.applied(items.every((i) => i.state !== 'failed'));
+      await jw.close();
+      if (runError) await action.failed((runError as Error).message ?? String(runError));
+      else await action.applied(items.every((i) => i.state !== 'failed'));
     }
     const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
     const changed = await watch.warning(expected, 'the replay');

@@ -1,15 +1,20 @@
-/** Every running task with its progress bar and a Cancel button. */
+/** Every running task with its progress bar (count, bytes, rate, ETA) and a Cancel button. */
 import { cancelTask } from '../actions/run';
 import { progressFraction, useTasks, type TaskEntry } from '../state/tasks';
 import { formatBytes, formatCount } from '../format';
+import { progressFigures } from '../../../shared/progress';
 
 export function ProgressLine({ task }: { task: TaskEntry }) {
   const p = task.progress;
   const fraction = progressFraction(p);
+  // rate and ETA: the progress so far over the time from the task's start to this event
+  const figures = p && p.done > 0 && task.progressAt ? progressFigures(p, (task.progressAt - task.startedAt) / 1000) : null;
   const detail = p
     ? [
         p.total != null ? `${formatCount(p.done)} of ${formatCount(p.total)}` : `${formatCount(p.done)} done`,
         p.bytes != null ? formatBytes(p.bytes) : null,
+        figures?.rate ?? null,
+        figures?.eta != null ? `ETA ${figures.eta}` : null,
         p.current ?? null,
       ]
         .filter(Boolean)

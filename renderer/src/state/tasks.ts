@@ -9,6 +9,8 @@ export interface TaskEntry {
   label: string;
   progress: Progress | null;
   startedAt: number;
+  /** When the last progress event arrived (for its rate and ETA). */
+  progressAt?: number;
   cancelling: boolean;
 }
 
@@ -24,7 +26,8 @@ export const useTasks = create<TasksState>()((set) => ({
   tasks: {},
   start: (taskId, request, label) =>
     set((s) => ({ tasks: { ...s.tasks, [taskId]: { taskId, request, label, progress: null, startedAt: Date.now(), cancelling: false } } })),
-  progress: (taskId, progress) => set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], progress } } } : s)),
+  progress: (taskId, progress) =>
+    set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], progress, progressAt: Date.now() } } } : s)),
   cancelling: (taskId) => set((s) => (s.tasks[taskId] ? { tasks: { ...s.tasks, [taskId]: { ...s.tasks[taskId], cancelling: true } } } : s)),
   finish: (taskId) =>
     set((s) => {

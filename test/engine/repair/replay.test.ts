@@ -233,7 +233,7 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     }
   });
 
-  it('412: a key that already exists is never overwritten; the chunk takes the next index', async () => {
+  it('412: a key that already exists is never overwritten; the chunk takes the next free index, every other chunk keeps its key', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-412', true);
     const plan = await planFor(fx, bucket, 'none');
@@ -243,8 +243,11 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     expect(res.items.filter((i) => i.state === 'done')).toHaveLength(12);
     const moved = res.items.find((i) => i.chunkPath === first.chunkPath)!;
     expect(moved.key).not.toBe(first.key);
-    expect(moved.index).toBe(1); // the next index at that moment; later chunks follow
+    // every index 0..11 was assigned before the first upload: the taken one's chunk gets 12
+    expect(moved.index).toBe(12);
     expect(moved.message).toMatch(/412/);
+    for (const it of res.items.filter((i) => i.chunkPath !== first.chunkPath && i.state === 'done'))
+      expect(it.key).toBe(plan.replayItems.find((p) => p.chunkPath === it.chunkPath)!.key);
     expect((await getObjectBytes(client, bucket, first.key)).toString()).toBe('someone else');
     const versions = await allVersions(client, bucket);
     expect(versions).toHaveLength(13);
@@ -252,25 +255,72 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('13');
   });
 
-  it('cancel stops after the running uploads; the next run resumes and finishes', async () => {
+  it('cancel stops after the running uploads; the next run resumes with the keys assigned before it and finishes', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
     const bucket = await newBucket(client, 'sd-replay-cancel', true);
     const ac = new AbortController();
-    const res = await applyReplay(await planFor(fx, bucket, 'none'), {
+    const plan = await planFor(fx, bucket, 'none');
+    const planned = new Map(plan.replayItems.filter((i) => i.state === 'planned').map((i) => [i.chunkPath, i.key]));
+    let uploads = 0;
+    const res = await applyReplay(plan, {
       client,
       skipProcessCheck: true,
       concurrency: 1,
       signal: ac.signal,
-      onProgress: (p) => p.done >= 3 && ac.abort(),
+      hooks: { afterUpload: () => void (++uploads === 3 && ac.abort()) },
     });
     expect(res.summary).toMatch(/Replayed 3 of 12.*not started \(cancelled\)/);
-    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('3');
-    const rest = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true });
+    // all 12 keys were assigned before the first upload: the next index is above them
+    expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+    const journal = readFileSync(path.join(fx.root, '.store-doctor/replay.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; chunk?: string });
+    expect(journal.filter((l) => l.t === 'intent')).toHaveLength(12);
+    expect(journal.filter((l) => l.t === 'cancelled').map((l) => l.chunk)).toEqual(res.items.filter((i) => i.state === 'planned').map((i) => i.chunkPath));
+    const rest = await applyReplay(await planFor(fx, bucket, 'none'), { client, skipProcessCheck: true, resumeSettleMs: 0 });
     expect(rest.summary).toMatch(/Replayed 9 of 9/);
+    for (const it of [...res.items, ...rest.items].filter((i) => i.state === 'done')) expect(it.key).toBe(planned.get(it.chunkPath));
     const versions = await allVersions(client, bucket);
     expect(versions).toHaveLength(12);
     expect(new Set(versions.map((v) => v.key)).size).toBe(12);
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+  });
+
+  it('cancel at concurrency 4: the uploads in flight finish, are recorded and moved; the rest are recorded as cancelled', async () => {
+    fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
+    const bucket = await newBucket(client, 'sd-replay-cancel4', true);
+    const ac = new AbortController();
+    const res = await applyReplay(await planFor(fx, bucket, 'none'), {
+      client,
+      skipProcessCheck: true,
+      concurrency: 4,
+      signal: ac.signal,
+      hooks: { afterUpload: () => ac.abort() },
+    });
+    const done = res.items.filter((i) => i.state === 'done');
+    const notStarted = res.items.filter((i) => i.state === 'planned');
+    expect(res.items.filter((i) => i.state === 'failed')).toEqual([]);
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    expect(done.length + notStarted.length).toBe(12);
+    for (const it of done) {
+      expect(await headObject(client, bucket, it.key)).not.toBeNull();
+      expect(existsSync(path.join(fx.root, it.chunkPath))).toBe(false);
+    }
+    for (const it of notStarted) expect(existsSync(path.join(fx.root, it.chunkPath))).toBe(true);
+    const journal = readFileSync(path.join(fx.root, '.store-doctor/replay.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; chunk?: string });
+    const lines = (t: string) =>
+      journal
+        .filter((l) => l.t === t)
+        .map((l) => l.chunk)
+        .sort();
+    expect(lines('uploaded')).toEqual(done.map((i) => i.chunkPath).sort());
+    expect(lines('moved')).toEqual(done.map((i) => i.chunkPath).sort());
+    expect(lines('cancelled')).toEqual(notStarted.map((i) => i.chunkPath).sort());
+    expect(new Set((await allVersions(client, bucket)).map((v) => v.key))).toEqual(new Set(done.map((i) => i.key)));
   });
 
   it('HEAD-then-PUT fallback still never overwrites', async () => {
