@@ -4,6 +4,7 @@
  * input from hundreds of machines, so it is validated field by field and bounded. Isomorphic.
  */
 import { z } from 'zod';
+import { crossNodeCollisions, reportKeyIdentities, type NodeCollision } from './fleet-collisions';
 
 export const NODE_REPORT_SCHEMA = 'store-doctor/node-report@1';
 
@@ -46,6 +47,10 @@ const outputSchema = z
     sequencePresent: z.boolean(),
     /** Why this output is at risk of overwriting objects, one sentence each (empty: none seen). */
     risks: z.array(text()).max(20),
+    /** s3_key_format, endpoint (null: AWS) and whether the format renders node-unique keys (absent in reports before 0.2). */
+    keyFormat: text(1024).optional(),
+    endpoint: text(1024).nullable().optional(),
+    keyNodeUnique: z.boolean().optional(),
   })
   .strict();
 
@@ -133,6 +138,8 @@ export interface FleetSummary {
   nodes: FleetNode[];
   /** Files that were not node reports, with why. */
   skipped: { file: string; error: string }[];
+  /** COLLISION_ACROSS_NODES: nodes whose keys overwrite each other's. */
+  collisions: NodeCollision[];
   totals: {
     nodes: number;
     nodesAtRisk: number;
@@ -182,6 +189,7 @@ export function summarizeFleet(folder: string, reports: { file: string; report: 
     folder,
     nodes,
     skipped,
+    collisions: crossNodeCollisions(reports.flatMap((r) => reportKeyIdentities(r.report))),
     totals: {
       nodes: nodes.length,
       nodesAtRisk: nodes.filter((n) => n.outputsAtRisk > 0).length,

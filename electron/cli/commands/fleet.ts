@@ -54,10 +54,12 @@ export function formatFleetText(f: FleetSummary): string {
     ]);
   const risks = f.nodes.filter((n) => n.risks.length).flatMap((n) => n.risks.map((r) => `  ${e(n.node)}: ${e(r)}`));
   const skipped = f.skipped.map((s) => `  ${e(s.file)}: ${e(s.error)}`);
+  const collisions = f.collisions.map((c) => `  ${c.code}: ${e(c.summary)}`);
   return (
     head +
     (f.nodes.length ? '\n' + pad(rows) : '') +
     (risks.length ? `\nAt risk:\n${risks.join('\n')}\n` : '') +
+    (collisions.length ? `\nAcross nodes:\n${collisions.join('\n')}\n` : '') +
     (skipped.length ? `\nNot read:\n${skipped.join('\n')}\n` : '')
   );
 }
@@ -80,6 +82,7 @@ export function formatFleetMarkdown(f: FleetSummary): string {
   ];
   const risky = f.nodes.filter((n) => n.risks.length);
   if (risky.length) lines.push('', '## At risk', '', ...risky.flatMap((n) => n.risks.map((r) => `- **${md(n.node)}**: ${md(r)}`)));
+  if (f.collisions.length) lines.push('', '## Across nodes', '', ...f.collisions.map((c) => `- **${c.code}**: ${md(c.summary)}`));
   if (f.skipped.length) lines.push('', '## Not read', '', ...f.skipped.map((s) => `- ${md(s.file)}: ${md(s.error)}`));
   return lines.join('\n') + '\n';
 }

@@ -23,6 +23,9 @@ export interface OutputWatch {
   id: number;
   displayName: string;
   bucket: string;
+  /** The output's s3_key_format and endpoint (null: AWS): its key identity across nodes. */
+  keyFormat: string;
+  endpoint: string | null;
 }
 
 export interface RootWatch {
@@ -75,7 +78,11 @@ export const isDir = (p: string): Promise<boolean> =>
 export function indexOutputsByBucket(config: FluentBitConfig): Map<string, OutputWatch[]> {
   const byBucket = new Map<string, OutputWatch[]>();
   for (const o of config.outputs)
-    if (o.s3?.hasIndex) byBucket.set(o.s3.bucket, [...(byBucket.get(o.s3.bucket) ?? []), { id: o.id, displayName: o.displayName, bucket: o.s3.bucket }]);
+    if (o.s3?.hasIndex)
+      byBucket.set(o.s3.bucket, [
+        ...(byBucket.get(o.s3.bucket) ?? []),
+        { id: o.id, displayName: o.displayName, bucket: o.s3.bucket, keyFormat: o.s3.s3KeyFormat, endpoint: o.s3.endpoint },
+      ]);
   return byBucket;
 }
 

@@ -189,6 +189,18 @@ export function FleetView() {
               ))}
             </tbody>
           </table>
+          {summary.collisions.length > 0 && (
+            <>
+              <h3>Keys that overwrite each other across nodes</h3>
+              <ul data-testid="fleet-collisions">
+                {summary.collisions.map((c) => (
+                  <li key={`${c.endpoint ?? ''} ${c.bucket} ${c.keyFormat}`} className="at-risk">
+                    {c.code}: {c.summary}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {summary.skipped.length > 0 && (
             <>
               <h3>Not read</h3>
