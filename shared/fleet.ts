@@ -75,6 +75,8 @@ export const nodeReportSchema = z
     guard: z
       .object({
         state: z.enum(GUARD_STATES),
+        /** Why (refused: each root's reason); absent in reports before 0.2. */
+        stateReason: text().nullable().optional(),
         startedAt: iso,
         stateDir: text(4096),
         restores: count,

@@ -76,6 +76,7 @@ export function buildNodeReport(g: Guard, opts: { node?: string; version: string
     storePath: g.opts.store,
     guard: {
       state: g.state,
+      stateReason: g.stateReason?.slice(0, 2000) ?? null,
       startedAt: g.startedAt,
       stateDir: g.opts.stateDir,
       restores: g.restores,

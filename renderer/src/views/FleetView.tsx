@@ -47,7 +47,9 @@ function NodeReportPanel({ node, onClose }: { node: FleetNode; onClose: () => vo
         {node.node} <span className="muted">({node.file})</span>
       </h3>
       <p>
-        Guard {r.guard.state} since {r.guard.startedAt}, {r.guard.restores} restore(s); store {r.storePath}; report of {r.generatedAt}.
+        Guard {r.guard.state}
+        {r.guard.stateReason ? ` (${r.guard.stateReason})` : ''} since {r.guard.startedAt}, {r.guard.restores} restore(s); store {r.storePath}; report of{' '}
+        {r.generatedAt}.
       </p>
       <table className="compact">
         <thead>
