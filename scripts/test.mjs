@@ -21,6 +21,8 @@ const needs = [
   { bin: '/usr/bin/radosgw', pkg: 'radosgw', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-mon', pkg: 'ceph-mon', why: 'real S3 server for tests' },
   { bin: '/usr/bin/ceph-osd', pkg: 'ceph-osd', why: 'real S3 server for tests' },
+  { bin: '/usr/bin/prometheus', pkg: 'prometheus', why: 'real Prometheus for the fleet tests' },
+  { bin: '/usr/bin/promtool', pkg: 'prometheus', why: 'promtool check/test rules for deploy/prometheus/rules.yml' },
 ];
 const missing = needs.filter((n) => !existsSync(n.bin));
 if (missing.length) {

@@ -60,6 +60,8 @@ export interface PromFleetNode {
   guardState: PromGuardState;
   outputs: number;
   outputsAtRisk: number;
+  /** Index files missing or below the guarded value (sorted first: the next start overwrites). */
+  indexesAtRisk: number;
   /** Why each output is at risk (from the series: missing index, below guarded, guard down, collision). */
   risks: string[];
   indexes: PromIndex[];
@@ -114,6 +116,7 @@ export interface PromNodeSeries {
 }
 
 const atRiskFirst = (a: PromFleetNode, b: PromFleetNode): number =>
+  b.indexesAtRisk - a.indexesAtRisk ||
   b.outputsAtRisk - a.outputsAtRisk ||
   Number(b.guardState === 'down') - Number(a.guardState === 'down') ||
   b.damagedChunks - a.damagedChunks ||

@@ -21,7 +21,18 @@ import { TreeWatcher } from '../../engine/guard/tree-watch';
 import { CliSession } from '../session';
 import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
-import { indexOutputsByBucket, isDir, newRootWatch, rootFactsOf, sleep, streamOf, waitOrWake, type GuardOptions, type RootWatch } from './root-watch';
+import {
+  indexOnDisk,
+  indexOutputsByBucket,
+  isDir,
+  newRootWatch,
+  rootFactsOf,
+  sleep,
+  streamOf,
+  waitOrWake,
+  type GuardOptions,
+  type RootWatch,
+} from './root-watch';
 
 export type { GuardOptions, OutputWatch, RootWatch } from './root-watch';
 
@@ -308,6 +319,10 @@ export class Guard {
       const plan: RepairPlan = await this.call('repair.plan', { storeId: this.storeId!, action: 'restore-index', outputId: o.id, shadowDir: w.shadowDir });
       const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
       if (plan.refusals.length || unresolved.length) {
+        // repaired meanwhile (restore-index, repair-index by hand): the file holds at least what the guard keeps
+        const disk = await indexOnDisk(w.rootPath, o.id);
+        const kept = w.guarded.get(o.id)?.value;
+        if (disk !== null && (kept === undefined || disk >= kept)) continue;
         const why = unresolved.length ? `no value known for seq_index_${o.id} (the guard invents none)` : plan.refusals.map((r) => r.reason).join(' / ');
         if (w.problem !== why) this.note(`restore of seq_index_${o.id} in ${w.bucket} refused: ${why}`);
         w.problem = why;
@@ -342,6 +357,8 @@ export class Guard {
       );
       for (const warning of result.warnings) this.note(`  ! ${warning}`);
     }
+    // nothing left to restore (also when someone repaired the root meanwhile): no longer refused
+    if (ok) w.problem = null;
     return ok;
   }
 

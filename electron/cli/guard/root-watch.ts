@@ -5,6 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { FluentBitConfig, StoreReport } from '../../../shared/model';
+import { safeReadFile } from '../../engine/store/safe-read';
 
 export interface GuardOptions {
   store: string;
@@ -122,4 +123,19 @@ export async function waitOrWake(w: RootWatch, ms: number): Promise<void> {
     };
   });
   w.wake = null;
+}
+
+/**
+ * The value in `seq_index_<id>` on disk now (null: missing, empty, not a number, or not a regular
+ * file — read through the safe reader, never following a link). Not kept: only to see that a
+ * restore has nothing left to do (someone repaired the root meanwhile).
+ */
+export async function indexOnDisk(rootPath: string, id: number): Promise<number | null> {
+  try {
+    const r = await safeReadFile(path.join(rootPath, 'sequence', 'index_metadata', `seq_index_${id}`), { maxBytes: 64 });
+    const text = r.bytes.toString('latin1').trim();
+    return /^\d{1,15}$/.test(text) ? Number(text) : null;
+  } catch {
+    return null;
+  }
 }

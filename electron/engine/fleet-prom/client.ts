@@ -107,9 +107,9 @@ export async function promClient(conn: PrometheusConnection): Promise<PromClient
             : err.code === 'ENOTFOUND'
               ? 'the host name does not resolve'
               : /certificate|self.signed|CERT_|SSL/i.test(`${err.code} ${err.message}`)
-                ? `TLS: ${err.message} (give the CA with --prometheus-ca, or --prometheus-insecure-skip-verify)`
+                ? `TLS: ${err.message}; give the CA with --prometheus-ca, or --prometheus-insecure-skip-verify`
                 : err.message;
-        reject(new EngineError('failed', `Nothing answers at ${shown} (${why})`));
+        reject(new EngineError('failed', `Nothing answers at ${shown}: ${why}`));
       });
       req.end(body);
     });

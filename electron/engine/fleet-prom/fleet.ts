@@ -4,6 +4,7 @@
  * small for thousands of nodes), joined by scrape target. A node's page: its index series over
  * time (range query, bounded points) and its /report.json where it answers.
  */
+import { setMaxListeners } from 'node:events';
 import { escapeField } from '../../../shared/escape';
 import { crossNodeCollisions, type KeyIdentity } from '../../../shared/fleet-collisions';
 import { GUARD_STATES, MAX_REPORT_BYTES, parseNodeReport } from '../../../shared/fleet';
@@ -41,6 +42,7 @@ const target = (m: Record<string, string>) => `${m.job ?? ''}\u0000${m.instance 
 
 export async function prometheusFleet(conn: PrometheusConnection, signal?: AbortSignal): Promise<PromFleet> {
   const client = await promClient(conn);
+  if (signal) setMaxListeners(64, signal); // one listener per query in flight
   const names = Object.keys(Q) as (keyof typeof Q)[];
   const answers = await Promise.all(names.map((k) => client.query(Q[k], signal)));
   const a = Object.fromEntries(names.map((k, i) => [k, answers[i]])) as Record<keyof typeof Q, (typeof answers)[number]>;
@@ -56,6 +58,7 @@ export async function prometheusFleet(conn: PrometheusConnection, signal?: Abort
       guardState: state,
       outputs: 0,
       outputsAtRisk: 0,
+      indexesAtRisk: 0,
       risks: [],
       indexes: [],
       backlogChunks: 0,
@@ -138,7 +141,10 @@ export async function prometheusFleet(conn: PrometheusConnection, signal?: Abort
       if (i.persisted !== null && i.guarded !== null && i.persisted < i.guarded) n.risks.push(`${o} holds ${i.persisted}, below the guarded ${i.guarded}`);
       if (i.atRisk && i.present && !(i.persisted !== null && i.guarded !== null && i.persisted < i.guarded))
         n.risks.push(`${o} is at risk (its /report.json says why)`);
-      if (i.atRisk || !i.present || (i.persisted !== null && i.guarded !== null && i.persisted < i.guarded)) n._risky.add(`${i.bucket}\u0000${i.output}`);
+      if (i.atRisk || !i.present || (i.persisted !== null && i.guarded !== null && i.persisted < i.guarded)) {
+        n._risky.add(`${i.bucket}\u0000${i.output}`);
+        n.indexesAtRisk++;
+      }
     }
     if (n.guardState === 'down') n.risks.push('the guard was seen in the last hour but not in the last scrape: nothing guards $INDEX on this node');
     if (n.guardState === 'refused') n.risks.push('the guard refused a restore (its /report.json says why)');
@@ -197,6 +203,7 @@ export async function prometheusNodeSeries(
   if (!/^[A-Za-z0-9._\-[\]:]{1,300}$/.test(req.instance))
     throw new EngineError('invalid-input', `instance ${escapeField(req.instance.slice(0, 100))}: not host:port`);
   const client = await promClient(conn);
+  if (signal) setMaxListeners(64, signal);
   const end = Math.floor(Date.now() / 1000);
   const start = end - Math.round((req.hours ?? 6) * 3600);
   const step = Math.max(15, Math.ceil((end - start) / MAX_POINTS));
