@@ -10,6 +10,7 @@ import { describeError } from '../actions/run';
 import { getClient } from '../client';
 import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
+import { FleetPrometheus } from './FleetPrometheus';
 
 type Column = 'node' | 'guardState' | 'outputsAtRisk' | 'backlogChunks' | 'oldestBacklogSeconds' | 'quarantineChunks' | 'damagedChunks' | 'restores';
 
@@ -134,6 +135,7 @@ export function FleetView() {
   return (
     <div className="view">
       <h2>Fleet</h2>
+      <FleetPrometheus />
       <form
         className="card"
         onSubmit={(e) => {
