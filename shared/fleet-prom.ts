@@ -127,3 +127,12 @@ const atRiskFirst = (a: PromFleetNode, b: PromFleetNode): number =>
 export function sortAtRiskFirst(nodes: PromFleetNode[]): PromFleetNode[] {
   return nodes.sort(atRiskFirst);
 }
+
+/** Seconds as "45 s", "12 min", "3.5 h", "2.0 d"; "—" for null. */
+export function formatAge(s: number | null): string {
+  if (s === null) return '—';
+  if (s >= 86400) return `${(s / 86400).toFixed(1)} d`;
+  if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;
+  if (s >= 60) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s)} s`;
+}

@@ -7,10 +7,9 @@
 import { promises as fsp } from 'node:fs';
 import type { Command } from 'commander';
 import { escapeField as e } from '../../../shared/escape';
-import type { PrometheusConnection, PromFleet } from '../../../shared/fleet-prom';
+import { formatAge as duration, type PrometheusConnection, type PromFleet } from '../../../shared/fleet-prom';
 import { CliError, EXIT, printJson, printText } from '../output';
 import { withSession } from '../session';
-import { duration } from './fleet';
 
 export interface PromCliOptions {
   prometheus?: string;

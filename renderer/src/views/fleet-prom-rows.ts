@@ -14,13 +14,7 @@ export interface PromRowsQuery {
   sort: { key: PromColumn | null; desc: boolean };
 }
 
-export function formatSeconds(s: number | null): string {
-  if (s === null) return '—';
-  if (s >= 86400) return `${(s / 86400).toFixed(1)} d`;
-  if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;
-  if (s >= 60) return `${Math.round(s / 60)} min`;
-  return `${Math.round(s)} s`;
-}
+export { formatAge as formatSeconds } from '../../../shared/fleet-prom';
 
 /** At most this many rows are rendered at once (the rest: refine the search or show more). */
 export const ROW_WINDOW = 300;
