@@ -26,15 +26,19 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-export async function startPrometheus(dir: string, opts: { targets: string[]; rulesFile?: string; job?: string }): Promise<RunningPrometheus> {
+export async function startPrometheus(
+  dir: string,
+  opts: { targets: string[]; rulesFile?: string; job?: string; honorLabels?: boolean; scrapeInterval?: string },
+): Promise<RunningPrometheus> {
   const config = path.join(dir, 'prometheus.yml');
   writeFileSync(
     config,
     [
-      'global: { scrape_interval: 1s, evaluation_interval: 1s, scrape_timeout: 900ms }',
+      `global: { scrape_interval: ${opts.scrapeInterval ?? '1s'}, evaluation_interval: 1s, scrape_timeout: ${opts.scrapeInterval ? '4s' : '900ms'} }`,
       ...(opts.rulesFile ? [`rule_files: [${JSON.stringify(opts.rulesFile)}]`] : []),
       'scrape_configs:',
       `  - job_name: ${JSON.stringify(opts.job ?? 'store-doctor-guard')}`,
+      ...(opts.honorLabels ? ['    honor_labels: true'] : []),
       `    static_configs: [{ targets: ${JSON.stringify(opts.targets)} }]`,
       '',
     ].join('\n'),
