@@ -23,6 +23,8 @@ const needs = [
   { bin: '/usr/bin/ceph-osd', pkg: 'ceph-osd', why: 'real S3 server for tests' },
   { bin: '/usr/bin/7za', pkg: 'p7zip-full', why: 'the desktop tar.gz (electron-builder, ELECTRON_BUILDER_7ZIP_PATH)' },
   { bin: '/usr/bin/desktop-file-validate', pkg: 'desktop-file-utils', why: 'checking the .deb desktop entry' },
+  { bin: '/usr/bin/prometheus', pkg: 'prometheus', why: 'real Prometheus for the fleet tests' },
+  { bin: '/usr/bin/promtool', pkg: 'prometheus', why: 'promtool check/test rules for deploy/prometheus/rules.yml' },
 ];
 const missing = needs.filter((n) => !existsSync(n.bin));
 if (missing.length) {

@@ -25,6 +25,7 @@ import type {
   StoreUpdate,
 } from './model';
 import type { FleetSummary } from './fleet';
+import { prometheusConnectionSchema, type PromFleet, type PromNodeSeries } from './fleet-prom';
 
 const id = z.string().min(1).max(200);
 const path = z.string().min(1).max(4096);
@@ -203,6 +204,23 @@ export const requestSchemas = {
   'store.processes': z.object({ storeId: id, rootPath: path, fluentBitOnly: z.boolean().optional() }).strict(),
   /** Summarise a folder of node reports (the guard's report.json files): the Fleet view and `store-doctor fleet`. */
   'fleet.open': z.object({ path }).strict(),
+  /** The fleet from the guards' series in Prometheus: `store-doctor fleet --prometheus`, the Fleet view's Prometheus URL. */
+  'fleet.prometheus': z.object({ connection: prometheusConnectionSchema }).strict(),
+  /** One node of it: its index series over the last `hours` (range query) and its /report.json where reachable. */
+  'fleet.prometheusNode': z
+    .object({
+      connection: prometheusConnectionSchema,
+      instance: z.string().min(1).max(300),
+      job: z.string().max(300).optional(),
+      node: z.string().max(253).optional(),
+      hours: z
+        .number()
+        .min(0.1)
+        .max(24 * 31)
+        .optional(),
+      fetchReport: z.boolean().optional(),
+    })
+    .strict(),
 } as const;
 
 export type RequestName = keyof typeof requestSchemas;
@@ -262,6 +280,8 @@ export interface RequestResults {
     supported: boolean;
   };
   'fleet.open': FleetSummary;
+  'fleet.prometheus': PromFleet;
+  'fleet.prometheusNode': PromNodeSeries;
 }
 
 export type RequestResult<N extends RequestName> = RequestResults[N];

@@ -4,6 +4,7 @@
  * input from hundreds of machines, so it is validated field by field and bounded. Isomorphic.
  */
 import { z } from 'zod';
+import { crossNodeCollisions, reportKeyIdentities, type NodeCollision } from './fleet-collisions';
 
 export const NODE_REPORT_SCHEMA = 'store-doctor/node-report@1';
 
@@ -46,6 +47,10 @@ const outputSchema = z
     sequencePresent: z.boolean(),
     /** Why this output is at risk of overwriting objects, one sentence each (empty: none seen). */
     risks: z.array(text()).max(20),
+    /** s3_key_format, endpoint (null: AWS) and whether the format renders node-unique keys (absent in reports before 0.2). */
+    keyFormat: text(1024).optional(),
+    endpoint: text(1024).nullable().optional(),
+    keyNodeUnique: z.boolean().optional(),
   })
   .strict();
 
@@ -70,6 +75,8 @@ export const nodeReportSchema = z
     guard: z
       .object({
         state: z.enum(GUARD_STATES),
+        /** Why (refused: each root's reason); absent in reports before 0.2. */
+        stateReason: text().nullable().optional(),
         startedAt: iso,
         stateDir: text(4096),
         restores: count,
@@ -133,6 +140,8 @@ export interface FleetSummary {
   nodes: FleetNode[];
   /** Files that were not node reports, with why. */
   skipped: { file: string; error: string }[];
+  /** COLLISION_ACROSS_NODES: nodes whose keys overwrite each other's. */
+  collisions: NodeCollision[];
   totals: {
     nodes: number;
     nodesAtRisk: number;
@@ -182,6 +191,7 @@ export function summarizeFleet(folder: string, reports: { file: string; report: 
     folder,
     nodes,
     skipped,
+    collisions: crossNodeCollisions(reports.flatMap((r) => reportKeyIdentities(r.report))),
     totals: {
       nodes: nodes.length,
       nodesAtRisk: nodes.filter((n) => n.outputsAtRisk > 0).length,

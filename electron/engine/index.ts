@@ -11,6 +11,7 @@ import pkg from '../../package.json';
 import { EngineEvents } from './session/events';
 import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
+import { fleetPromHandlers } from './session/handlers-fleet-prom';
 import { guardHandlers } from './session/handlers-guard';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
@@ -68,6 +69,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     ...repairHandlers(ctx, tasks),
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
     ...guardHandlers(ctx),
+    ...fleetPromHandlers(),
   };
   const interval = opts.progressIntervalMs ?? 100;
 

@@ -7,6 +7,17 @@ const count = z.number().int().min(0);
 
 export { nodeReportSchema };
 
+export const nodeCollisionSchema = z
+  .object({
+    code: z.literal('COLLISION_ACROSS_NODES'),
+    bucket: z.string(),
+    endpoint: z.string().nullable(),
+    keyFormat: z.string(),
+    nodes: z.array(z.string()).describe('the nodes that write these keys, sorted'),
+    summary: z.string(),
+  })
+  .strict();
+
 export const fleetDocumentSchema = z
   .object({
     folder: z.string(),
@@ -33,6 +44,7 @@ export const fleetDocumentSchema = z
       )
       .describe('most at risk first'),
     skipped: z.array(z.object({ file: z.string(), error: z.string() }).strict()).describe('files that are not node reports, with why'),
+    collisions: z.array(nodeCollisionSchema).describe('COLLISION_ACROSS_NODES: nodes whose keys overwrite each other, most nodes first'),
     totals: z
       .object({
         nodes: count,

@@ -12,6 +12,7 @@ import { multipartDocumentSchema, repairDocumentSchema, replayDocumentSchema } f
 import { reportDocumentSchema } from './report';
 import { fleetDocumentSchema, guardOnceDocumentSchema, nodeReportSchema } from './guard';
 import { versionDocumentSchema } from './version';
+import { promFleetDocumentSchema } from './fleet-prom';
 
 export interface JsonDocument {
   /** File name under docs/. */
@@ -34,6 +35,7 @@ export const JSON_DOCUMENTS = {
   planFile: { file: 'plan-file.schema.json', title: 'store-doctor --plan-out <file> (read by store-doctor apply)', schema: planFileDocumentSchema },
   nodeReport: { file: 'node-report.schema.json', title: 'store-doctor guard: GET /report.json (read by store-doctor fleet)', schema: nodeReportSchema },
   fleet: { file: 'fleet.schema.json', title: 'store-doctor fleet --json', schema: fleetDocumentSchema },
+  fleetPrometheus: { file: 'fleet-prometheus.schema.json', title: 'store-doctor fleet --prometheus <url> --json', schema: promFleetDocumentSchema },
   guardOnce: { file: 'guard-once.schema.json', title: 'store-doctor guard --once --json', schema: guardOnceDocumentSchema },
   version: { file: 'version.schema.json', title: 'store-doctor version --json', schema: versionDocumentSchema },
   error: { file: 'error.schema.json', title: 'store-doctor <command> --json when it fails', schema: errorDocumentSchema },

@@ -99,6 +99,10 @@ describe('store-doctor guard (HTTP endpoint)', { timeout: 60_000 }, () => {
       expect(metrics).toMatch(/^store_doctor_index_guarded_final\{bucket="fb-crash",output="0"\} 1$/m);
       expect(metrics).toMatch(/^store_doctor_backlog_chunks\{bucket="fb-crash",kind="current"\} \d+$/m);
       expect(metrics).toMatch(/^store_doctor_sequence_protected\{bucket="fb-crash",output="0"\} 0$/m);
+      // key identity: the key format has no node-unique part ($UUID, host, node or pod name)
+      expect(metrics).toMatch(
+        /^store_doctor_output_info\{bucket="fb-crash",output="0",node="test-node",endpoint="http:\/\/127\.0\.0\.1:\d+",key_format="[^"]*\$INDEX[^"]*",key_node_unique="0"\} 1$/m,
+      );
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ state: 'watching', restores: 0 });

@@ -117,10 +117,12 @@ describe('deploy/kubernetes', () => {
     expect(alerts.map((a) => a.alert)).toEqual([
       'StoreDoctorIndexBelowGuarded',
       'StoreDoctorIndexMissing',
+      'StoreDoctorGuardRefused',
       'StoreDoctorIndexRestored',
       'StoreDoctorBacklogOld',
       'StoreDoctorQuarantineNotEmpty',
       'StoreDoctorDamagedChunks',
+      'StoreDoctorKeyCollisionAcrossNodes',
       'StoreDoctorGuardDown',
     ]);
     for (const a of alerts) {

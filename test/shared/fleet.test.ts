@@ -52,6 +52,53 @@ describe('node report parser (shared by the fleet command and the app)', () => {
   });
 });
 
+describe('COLLISION_ACROSS_NODES in the fleet summary', () => {
+  it('names the nodes that write one bucket with a key format without a node-unique part', () => {
+    const reports = Array.from({ length: 40 }, (_, i) => ({ file: `n${i}.json`, report: nodeReport(i) }));
+    const f = summarizeFleet('/reports', reports, []);
+    // nodes 0, 13, 26, 39 write /logs/$TAG/$INDEX; the others have $UUID
+    expect(f.collisions).toEqual([
+      {
+        code: 'COLLISION_ACROSS_NODES',
+        bucket: 'logs',
+        endpoint: null,
+        keyFormat: '/logs/$TAG/$INDEX',
+        nodes: ['node-000', 'node-013', 'node-026', 'node-039'],
+        summary: expect.stringContaining('4 nodes (node-000, node-013, node-026, node-039) write bucket logs with the key format /logs/$TAG/$INDEX'),
+      },
+    ]);
+    // one such node alone, or the same format on another endpoint, does not collide
+    const other = { ...nodeReport(13), outputs: [{ ...nodeReport(13).outputs[0], endpoint: 'http://minio:9000' }] };
+    expect(
+      summarizeFleet(
+        '/r',
+        [
+          { file: 'a', report: nodeReport(0) },
+          { file: 'b', report: other },
+        ],
+        [],
+      ).collisions,
+    ).toEqual([]);
+    // reports without key identity (before 0.2) are read and never collide
+    const old = (i: number) => {
+      const r = nodeReport(i);
+      const { keyFormat: _k, endpoint: _e, keyNodeUnique: _u, ...o } = r.outputs[0];
+      return { ...r, outputs: [o] };
+    };
+    expect(parseNodeReport(JSON.stringify(old(0)))).toMatchObject({ ok: true });
+    expect(
+      summarizeFleet(
+        '/r',
+        [
+          { file: 'a', report: old(0) },
+          { file: 'b', report: old(13) },
+        ],
+        [],
+      ).collisions,
+    ).toEqual([]);
+  });
+});
+
 describe('fleet.open', () => {
   it('reads a folder of 200 reports (files and <node>/report.json), lists what is not a report, follows no symlink', async () => {
     t = tempDir('sd-fleet-');

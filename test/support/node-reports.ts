@@ -1,7 +1,7 @@
 /**
  * Generated node reports (the guard's /report.json) for the fleet tests: `n` nodes with a known,
  * deterministic mix — every 7th node has an output at risk, every 5th quarantined chunks, every
- * 11th damaged chunks, node i has i old backlog chunks of 1000 bytes, aged i minutes.
+ * 11th damaged chunks, every 13th a key format without a node-unique part, node i has i old backlog chunks of 1000 bytes, aged i minutes.
  */
 import { NODE_REPORT_SCHEMA, type NodeReport } from '../../shared/fleet';
 
@@ -53,6 +53,10 @@ export function nodeReport(i: number): NodeReport {
         sequenceProtected: false,
         sequencePresent: !atRisk,
         risks: atRisk ? [`seq_index_0 is missing or unreadable: the next start counts $INDEX from 0 (the guard keeps ${100 + i})`] : [],
+        // every 13th node writes a key format without a node-unique part: those collide across nodes
+        keyFormat: i % 13 === 0 ? '/logs/$TAG/$INDEX' : '/logs/$TAG/$UUID/$INDEX',
+        endpoint: null,
+        keyNodeUnique: i % 13 !== 0,
       },
     ],
   };

@@ -21,7 +21,18 @@ import { TreeWatcher } from '../../engine/guard/tree-watch';
 import { CliSession } from '../session';
 import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
-import { indexOutputsByBucket, isDir, newRootWatch, rootFactsOf, sleep, streamOf, waitOrWake, type GuardOptions, type RootWatch } from './root-watch';
+import {
+  indexOnDisk,
+  indexOutputsByBucket,
+  isDir,
+  newRootWatch,
+  rootFactsOf,
+  sleep,
+  streamOf,
+  waitOrWake,
+  type GuardOptions,
+  type RootWatch,
+} from './root-watch';
 
 export type { GuardOptions, OutputWatch, RootWatch } from './root-watch';
 
@@ -32,6 +43,8 @@ export class Guard {
   readonly session = new CliSession();
   readonly startedAt = new Date().toISOString();
   state: GuardState = 'waiting-for-store';
+  /** Why the state is what it is when that is not plain (refused: each root's reason). */
+  stateReason: string | null = null;
   messages: string[] = [];
   storeId: string | null = null;
   report: StoreReport | null = null;
@@ -248,7 +261,7 @@ export class Guard {
       return;
     }
     w.restoring = true;
-    this.state = 'restoring';
+    this.settleState(true);
     try {
       for (let attempt = 0; !this.stopped; attempt++) {
         w.again = false;
@@ -260,12 +273,14 @@ export class Guard {
           // the Fluent Bit seen while it ran: wait for it cheaply, then plan (the pipeline checks every process)
           await waitForLearnt(w);
           if ((await this.restoreOnce(w)) && !w.again) break;
+          this.settleState(true);
           if (w.again || (await waitForUsers(this.users(), w))) continue;
         } catch (err) {
           const why = (err as Error).message;
           if (w.problem !== why) this.note(`restore in ${w.bucket} failed: ${why}`);
           w.problem = why;
         }
+        this.settleState(true); // refused while it waits to try again: says so, and why
         await waitOrWake(w, Math.min(30_000, (this.opts.retryMs ?? RETRY_MS) * 2 ** Math.min(attempt, 10)));
       }
       w.idle = true;
@@ -275,9 +290,26 @@ export class Guard {
     } finally {
       w.restoring = false;
       w.deletedAt = null;
-      this.state = this.stopped ? 'stopped' : [...this.roots.values()].some((r) => r.problem) ? 'refused' : 'watching';
-      this.changed();
+      this.settleState(false);
     }
+  }
+
+  /**
+   * The true state: a root whose restore was refused makes the guard "refused" (with each root's
+   * reason) — also while it retries — never "restoring"; "restoring" only while a restore with no
+   * refusal yet is under way.
+   */
+  private settleState(restoring: boolean): void {
+    const refused = [...this.roots.values()].filter((r) => r.problem);
+    this.stateReason = refused.length ? refused.map((r) => `${r.bucket}: ${r.problem}`).join(' / ') : null;
+    this.state = this.stopped
+      ? 'stopped'
+      : refused.length
+        ? 'refused'
+        : restoring || [...this.roots.values()].some((r) => r.restoring)
+          ? 'restoring'
+          : 'watching';
+    this.changed();
   }
 
   /** One plan + apply per output of the root. True when nothing is left to try. */
@@ -287,9 +319,14 @@ export class Guard {
       const plan: RepairPlan = await this.call('repair.plan', { storeId: this.storeId!, action: 'restore-index', outputId: o.id, shadowDir: w.shadowDir });
       const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
       if (plan.refusals.length || unresolved.length) {
+        // repaired meanwhile (restore-index, repair-index by hand): the file holds at least what the guard keeps
+        const disk = await indexOnDisk(w.rootPath, o.id);
+        const kept = w.guarded.get(o.id)?.value;
+        if (disk !== null && (kept === undefined || disk >= kept)) continue;
         const why = unresolved.length ? `no value known for seq_index_${o.id} (the guard invents none)` : plan.refusals.map((r) => r.reason).join(' / ');
         if (w.problem !== why) this.note(`restore of seq_index_${o.id} in ${w.bucket} refused: ${why}`);
         w.problem = why;
+        this.settleState(true);
         ok = false;
         continue;
       }
@@ -320,6 +357,8 @@ export class Guard {
       );
       for (const warning of result.warnings) this.note(`  ! ${warning}`);
     }
+    // nothing left to restore (also when someone repaired the root meanwhile): no longer refused
+    if (ok) w.problem = null;
     return ok;
   }
 

@@ -6,6 +6,7 @@
 import * as os from 'node:os';
 import { NODE_REPORT_SCHEMA, type NodeReport } from '../../../shared/fleet';
 import { rootFacts, type RootFacts } from '../../engine/guard/aggregate';
+import { keyFormatNodeUnique } from '../../../shared/keyformat/node-unique';
 import type { Guard } from './door';
 
 const age = (now: number, ms: number | null) => (ms === null ? null : Math.max(0, (now - ms) / 1000));
@@ -16,6 +17,7 @@ export function buildNodeReport(g: Guard, opts: { node?: string; version: string
   for (const r of g.report?.roots ?? []) facts.set(r.path, rootFacts(r));
   const roots: NodeReport['roots'] = [];
   const outputs: NodeReport['outputs'] = [];
+  const node = (opts.node || os.hostname() || 'unknown').slice(0, 253);
   for (const w of g.roots.values()) {
     const f = facts.get(w.rootPath) ?? null;
     roots.push({
@@ -48,6 +50,9 @@ export function buildNodeReport(g: Guard, opts: { node?: string; version: string
         sequenceProtected: f?.markerPresent ?? false,
         sequencePresent: f?.sequencePresent ?? false,
         risks: [...new Set(risks)].slice(0, 20),
+        keyFormat: o.keyFormat.slice(0, 1024),
+        endpoint: o.endpoint?.slice(0, 1024) ?? null,
+        keyNodeUnique: keyFormatNodeUnique(o.keyFormat, node).unique,
       });
     }
   }
@@ -65,12 +70,13 @@ export function buildNodeReport(g: Guard, opts: { node?: string; version: string
   }
   return {
     schema: NODE_REPORT_SCHEMA,
-    node: (opts.node || os.hostname() || 'unknown').slice(0, 253),
+    node,
     generatedAt: new Date(now).toISOString(),
     version: opts.version,
     storePath: g.opts.store,
     guard: {
       state: g.state,
+      stateReason: g.stateReason?.slice(0, 2000) ?? null,
       startedAt: g.startedAt,
       stateDir: g.opts.stateDir,
       restores: g.restores,

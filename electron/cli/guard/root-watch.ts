@@ -5,6 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { FluentBitConfig, StoreReport } from '../../../shared/model';
+import { safeReadFile } from '../../engine/store/safe-read';
 
 export interface GuardOptions {
   store: string;
@@ -25,6 +26,9 @@ export interface OutputWatch {
   id: number;
   displayName: string;
   bucket: string;
+  /** The output's s3_key_format and endpoint (null: AWS): its key identity across nodes. */
+  keyFormat: string;
+  endpoint: string | null;
 }
 
 export interface RootWatch {
@@ -77,7 +81,11 @@ export const isDir = (p: string): Promise<boolean> =>
 export function indexOutputsByBucket(config: FluentBitConfig): Map<string, OutputWatch[]> {
   const byBucket = new Map<string, OutputWatch[]>();
   for (const o of config.outputs)
-    if (o.s3?.hasIndex) byBucket.set(o.s3.bucket, [...(byBucket.get(o.s3.bucket) ?? []), { id: o.id, displayName: o.displayName, bucket: o.s3.bucket }]);
+    if (o.s3?.hasIndex)
+      byBucket.set(o.s3.bucket, [
+        ...(byBucket.get(o.s3.bucket) ?? []),
+        { id: o.id, displayName: o.displayName, bucket: o.s3.bucket, keyFormat: o.s3.s3KeyFormat, endpoint: o.s3.endpoint },
+      ]);
   return byBucket;
 }
 
@@ -117,4 +125,19 @@ export async function waitOrWake(w: RootWatch, ms: number): Promise<void> {
     };
   });
   w.wake = null;
+}
+
+/**
+ * The value in `seq_index_<id>` on disk now (null: missing, empty, not a number, or not a regular
+ * file — read through the safe reader, never following a link). Not kept: only to see that a
+ * restore has nothing left to do (someone repaired the root meanwhile).
+ */
+export async function indexOnDisk(rootPath: string, id: number): Promise<number | null> {
+  try {
+    const r = await safeReadFile(path.join(rootPath, 'sequence', 'index_metadata', `seq_index_${id}`), { maxBytes: 64 });
+    const text = r.bytes.toString('latin1').trim();
+    return /^\d{1,15}$/.test(text) ? Number(text) : null;
+  } catch {
+    return null;
+  }
 }

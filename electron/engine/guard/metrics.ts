@@ -62,6 +62,17 @@ export function createGuardMetrics(report: () => NodeReport, opts: { defaultMetr
   g('sequence_present', 'sequence/ exists in the root (1) or not (0).', ['bucket', 'output'], (m) => {
     for (const o of report().outputs) m.set(out(o), o.sequencePresent ? 1 : 0);
   });
+  g(
+    'output_info',
+    'Key identity of the output (1): bucket, endpoint, s3_key_format and whether it renders node-unique keys — the same bucket and a format without a node-unique part on several nodes: COLLISION_ACROSS_NODES.',
+    ['bucket', 'output', 'node', 'endpoint', 'key_format', 'key_node_unique'],
+    (m) => {
+      const r = report();
+      for (const o of r.outputs)
+        if (o.keyFormat !== undefined)
+          m.set({ ...out(o), node: r.node, endpoint: o.endpoint ?? '', key_format: o.keyFormat, key_node_unique: o.keyNodeUnique ? '1' : '0' }, 1);
+    },
+  );
   const restores = new Counter({
     name: METRIC_PREFIX + 'index_restores_total',
     help: 'seq_index_<output> files the guard restored after a graceful stop deleted them.',

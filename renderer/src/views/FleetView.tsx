@@ -10,6 +10,7 @@ import { describeError } from '../actions/run';
 import { getClient } from '../client';
 import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
+import { FleetPrometheus } from './FleetPrometheus';
 
 type Column = 'node' | 'guardState' | 'outputsAtRisk' | 'backlogChunks' | 'oldestBacklogSeconds' | 'quarantineChunks' | 'damagedChunks' | 'restores';
 
@@ -47,7 +48,9 @@ function NodeReportPanel({ node, onClose }: { node: FleetNode; onClose: () => vo
         {node.node} <span className="muted">({node.file})</span>
       </h3>
       <p>
-        Guard {r.guard.state} since {r.guard.startedAt}, {r.guard.restores} restore(s); store {r.storePath}; report of {r.generatedAt}.
+        Guard {r.guard.state}
+        {r.guard.stateReason ? ` (${r.guard.stateReason})` : ''} since {r.guard.startedAt}, {r.guard.restores} restore(s); store {r.storePath}; report of{' '}
+        {r.generatedAt}.
       </p>
       <table className="compact">
         <thead>
@@ -132,6 +135,7 @@ export function FleetView() {
   return (
     <div className="view">
       <h2>Fleet</h2>
+      <FleetPrometheus />
       <form
         className="card"
         onSubmit={(e) => {
@@ -189,6 +193,18 @@ export function FleetView() {
               ))}
             </tbody>
           </table>
+          {summary.collisions.length > 0 && (
+            <>
+              <h3>Keys that overwrite each other across nodes</h3>
+              <ul data-testid="fleet-collisions">
+                {summary.collisions.map((c) => (
+                  <li key={`${c.endpoint ?? ''} ${c.bucket} ${c.keyFormat}`} className="at-risk">
+                    {c.code}: {c.summary}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {summary.skipped.length > 0 && (
             <>
               <h3>Not read</h3>

@@ -160,6 +160,15 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
     expect(existsSync(seqFile(fx.root))).toBe(false);
     const report = buildNodeReport(g, { version: 'test' });
     expect(report.outputs[0].risks.join('\n')).toMatch(/missing or unreadable: the next start counts \$INDEX from 0 \(the guard keeps 40\)/);
+    // the true state while it keeps retrying: refused, and why — never "restoring"
+    expect(g.state).toBe('refused');
+    expect(report.guard.state).toBe('refused');
+    expect(report.guard.stateReason).toMatch(/^fb-crash: .*not known to be final/);
+    const seen = new Set<string>();
+    const tick = setInterval(() => seen.add(g.state), 1);
+    await new Promise((r) => setTimeout(r, 300)); // retries every 25, 50, 100, … ms meanwhile
+    clearInterval(tick);
+    expect([...seen]).toEqual(['refused']);
   });
 
   it('waits for a missing store, then guards it', async () => {
