@@ -18,6 +18,7 @@ import { mergeStoreUpdate } from '../../../shared/store-update';
 import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from '../../engine/guard/shadow';
 import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
 import { TreeWatcher } from '../../engine/guard/tree-watch';
+import { writtenByRepair } from '../../engine/guard/repair-written';
 import { CliSession } from '../session';
 import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
@@ -217,8 +218,9 @@ export class Guard {
     if (e.kind === 'value') {
       this.tree.touch(path.join(w.rootPath, 'sequence', 'index_metadata', `seq_index_${e.id}`));
       if (!w.outputs.some((o) => o.id === e.id)) return;
-      // A value read while Fluent Bit may run is not final (its exit flush uses more).
-      void this.keep(w, e.id, e.value, false, 'read');
+      // A value read while Fluent Bit may run is not final (its exit flush uses more) — unless
+      // repair-index wrote it (its journal says so) and no process uses the root.
+      void this.keepRead(w, e.id, e.value);
       // our own restore read back tells nothing about Fluent Bit: learn at its first write
       if (w.ownWrites.get(e.id) === e.value) return;
       w.ownWrites.delete(e.id);
@@ -243,6 +245,17 @@ export class Guard {
   private learnPids(w: RootWatch): void {
     if (w.learned || w.restoring || w.pids.length || w.learning || !this.storeId || !this.report?.roots.some((r) => r.path === w.rootPath)) return;
     learnUsers(this.users(), w);
+  }
+
+  /** Keep a value read from the index file: final when the tool's own repair wrote it (see repairWrote). */
+  private async keepRead(w: RootWatch, id: number, value: number): Promise<void> {
+    const final = await this.repairWrote(w, id, value).catch(() => false);
+    await this.keep(w, id, value, final, final ? 'written by repair-index, in its journal; no process uses the root' : 'read');
+  }
+
+  /** The tool's own repair-index wrote it (engine/guard/repair-written.ts) and no process uses the root. */
+  private async repairWrote(w: RootWatch, id: number, value: number): Promise<boolean> {
+    return (await writtenByRepair(w.rootPath, id, value)) && noUsers(this.users(), w);
   }
 
   /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */

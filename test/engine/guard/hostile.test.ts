@@ -1,7 +1,8 @@
 /**
  * The guard against a store writer who attacks it (issue 17): the bucket root replaced while the
  * guard runs (case 5) — by a symbolic link to another folder, or by another folder — is not
- * written to: logged, counted in store_doctor_root_replaced, reported at risk.
+ * written to: logged, counted in store_doctor_root_replaced, reported at risk. A value
+ * `repair-index --apply` wrote with bucket evidence (in the journal) is final (case 6).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../../electron/cli/guard/door';
 import { buildNodeReport } from '../../../electron/cli/guard/report';
 import { createGuardMetrics } from '../../../electron/engine/guard/metrics';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,5 +92,36 @@ describe('guard: the root replaced while it runs (issue 17 case 5)', { timeout: 
     rmSync(path.join(root, 'sequence'), { recursive: true });
     await until('the restore', () => existsSync(seqFile(root)) && readFileSync(seqFile(root), 'latin1') === value);
     expect(g.rootsReplaced()).toEqual([{ bucket: 'fb-crash', replaced: false }]);
+  });
+});
+
+describe("guard: a value the tool's own repair wrote (issue 17 case 6)", { timeout: 60_000 }, () => {
+  it('repair-index --apply with bucket evidence, journalled: final, restored after the next deletion', async () => {
+    const { g, logs, root } = await guarded();
+    // as `repair-index --apply` does with a complete listing (the same plan and apply)
+    const plan = await planIndexRepair({
+      storePath: fx!.storeDir,
+      rootPath: root,
+      outputId: 0,
+      safeNextIndex: 50,
+      lowerBound: 50,
+      evidenceText: 'a complete listing of bucket fb-crash',
+      evidenceListed: true,
+    });
+    expect(plan.refusals).toEqual([]);
+    const applied = await applyIndexPlan(plan);
+    expect(applied.verified).toBe(true);
+    await until('the written value kept as final', () => g.roots.get(root)?.guarded.get(0)?.value === 50 && g.roots.get(root)?.guarded.get(0)?.final);
+    expect(logs.some((l) => /kept 50 \(final\) \(written by repair-index, in its journal/.test(l))).toBe(true);
+    const { rmSync } = await import('node:fs');
+    rmSync(path.join(root, 'sequence'), { recursive: true }); // the next graceful stop (no exit flush value held)
+    await until('the restore of 50', () => existsSync(seqFile(root)) && readFileSync(seqFile(root), 'latin1') === '50');
+  });
+
+  it('a value written by someone else (no journal entry for it) is not final', async () => {
+    const { g, root } = await guarded();
+    writeFileSync(seqFile(root), '70');
+    await until('the value read', () => g.roots.get(root)?.guarded.get(0)?.value === 70);
+    expect(g.roots.get(root)!.guarded.get(0)!.final).toBe(false);
   });
 });
