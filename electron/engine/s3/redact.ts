@@ -4,8 +4,8 @@
  * - the values themselves: the credentials the S3 client resolved (remembered here when the SDK
  *   asks for them) and the AWS_* secrets of the environment, replaced wherever they appear;
  * - `name=value` / `name: value` pairs and XML elements whose name says secret;
- * - long token-like runs (80+ base64 characters: session tokens are hundreds long), which no key,
- *   path or message of ours holds.
+ * - long token-like runs (80+ base64 characters with a 40+ character stretch of mixed case and
+ *   digits between slashes: session tokens are hundreds long), which no key, path or digest holds.
  */
 
 const PAIR =
@@ -13,7 +13,9 @@ const PAIR =
 const XML = /<((?:\w*)(?:Token|Signature|Secret\w*|Credential))>[^<]*<\/\1>/gi;
 const KEY_ID = /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi;
-const TOKEN_RUN = /[A-Za-z0-9+/=_-]{80,}/g;
+const TOKEN_RUN = /[A-Za-z0-9+/=]{80,}/g;
+/** A run is token-like when a part of it between slashes is 40+ characters of mixed case and digits (a path is not; a hex digest has no capitals). */
+const tokenLike = (run: string) => run.split('/').some((part) => part.length >= 40 && /[A-Z]/.test(part) && /[a-z]/.test(part) && /\d/.test(part));
 
 const remembered = new Set<string>();
 const ENV_SECRETS = ['AWS_SESSION_TOKEN', 'AWS_SECURITY_TOKEN', 'AWS_SECRET_ACCESS_KEY'];
@@ -44,6 +46,6 @@ export function redactSecrets(text: string): string {
   out = out.replace(XML, (_m, name: string) => `<${name}>[redacted]</${name}>`);
   out = out.replace(PAIR, (m, name: string, sep: string, q: string) => (m.endsWith('[redacted]') ? m : `${name}${sep}${q}[redacted]`));
   out = out.replace(KEY_ID, '[redacted-key-id]');
-  out = out.replace(TOKEN_RUN, '[redacted]');
+  out = out.replace(TOKEN_RUN, (run) => (tokenLike(run) ? '[redacted]' : run));
   return out;
 }

@@ -56,6 +56,11 @@ describe('S3 errors that echo a credential', () => {
     expect(describeS3Error(s3Error(`bad token ${SHORT_TOKEN}.`))).toBe('InvalidToken (HTTP 400): bad token [redacted].');
   });
 
+  it('leaves paths and digests alone', () => {
+    const text = `The plan is stale: /tmp/sd-index-reset-HFkSjy/store/fb-index-reset/sequence/index_metadata/seq_index_0 changed (sha256 ${'ab12'.repeat(16)}); /srv/AbcdefGhijklmnop/qrstuvwxyz/0123456789/ABCDEFGHIJ/klmnopqrst`;
+    expect(describeS3Error(s3Error(text))).toBe(`InvalidToken (HTTP 400): ${text}`);
+  });
+
   it('leaves an ordinary message as it is', () => {
     expect(describeS3Error(s3Error('The specified key does not exist: app.web/2026/11/29/10_00_00-14'))).toBe(
       'InvalidToken (HTTP 400): The specified key does not exist: app.web/2026/11/29/10_00_00-14',
