@@ -98,6 +98,12 @@ export type NodeRootReport = z.infer<typeof rootSchema>;
 
 /** A report.json larger than this is not read (a node's report is a few KB). */
 export const MAX_REPORT_BYTES = 4 * 1024 * 1024;
+/**
+ * At most this many bytes of reports are read from one fleet folder (a node's report is a few KB:
+ * 32 MiB is thousands of nodes); the files after it are named as not read. Keeps `fleet` and the
+ * Fleet view within a few hundred MB whatever the folder holds.
+ */
+export const MAX_FLEET_BYTES = 32 * 1024 * 1024;
 /** At most this many reports in one fleet folder. */
 export const MAX_FLEET_REPORTS = 10_000;
 

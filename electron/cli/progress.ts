@@ -7,6 +7,7 @@
  *
  * Rendering (throttling, line clearing, width) is cli-progress, loaded with the first bar.
  */
+import { escapeField } from '../../shared/escape';
 import type { SingleBar } from 'cli-progress';
 import type { Progress } from '../../shared/model';
 import { formatBytes } from '../../shared/format';
@@ -41,7 +42,7 @@ function barLine(p: Progress, elapsed: number, color: boolean): string {
   const parts = [f.count, f.bytes, f.rate, f.eta !== null ? `ETA ${f.eta}` : null].filter(Boolean);
   const line = `${paint(color, '1', p.task)} ${bar}${parts.join(' | ')}`;
   // cli-progress cuts the line to the terminal width: the current item goes last, so it is what is cut
-  return p.current ? `${line}  ${p.current}` : line;
+  return p.current ? `${line}  ${escapeField(p.current)}` : line; // a store's file name: escaped
 }
 
 let settings: OutputSettings = { quiet: false, color: true };

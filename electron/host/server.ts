@@ -38,6 +38,11 @@ export interface HostOptions {
    * that trickles in is answered 408. The work a request starts afterwards has no time limit.
    */
   bodyTimeoutMs?: number;
+  /**
+   * A connection not yet authenticated is closed after this long without a byte (default 10 s):
+   * also one that never sends anything. Authenticated requests (long listings) are not cut by it.
+   */
+  preAuthIdleMs?: number;
   /** Fixed token (tests); default 32 random bytes. */
   token?: string;
 }
@@ -151,18 +156,26 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
   const hub = new EventHub(engine);
   let port = 0;
 
-  const server = http.createServer((req, res) => {
+  const preAuthIdle = opts.preAuthIdleMs ?? 10_000;
+  const server = http.createServer({ headersTimeout: Math.max(preAuthIdle, 1_000), connectionsCheckingInterval: 1_000 }, (req, res) => {
     applySecurityHeaders(res);
+    // refused before authentication: answered, then closed (an announced body is never waited for)
+    const refuseClose = (status: number, code: string, message: string) => {
+      res.setHeader('Connection', 'close');
+      res.on('finish', () => req.socket.destroy());
+      refuse(res, status, code, message);
+    };
     const fail = (err: unknown) => {
       if (!res.headersSent) refuse(res, 500, 'failed', (err as Error)?.message?.split('\n')[0] ?? 'internal error');
       else res.destroy();
     };
     try {
-      if (!hostAllowed(req, port)) return refuse(res, 421, 'forbidden', 'Host header must be 127.0.0.1:<port> or localhost:<port>');
+      if (!hostAllowed(req, port)) return refuseClose(421, 'forbidden', 'Host header must be 127.0.0.1:<port> or localhost:<port>');
       const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
       const auth = authenticate(req, url, token, port);
-      if (!auth.ok) return refuse(res, 401, 'forbidden', 'missing or wrong session token: open the URL printed by store-doctor serve');
-      if (!originAllowed(req, port)) return refuse(res, 403, 'forbidden', 'cross-origin requests are refused');
+      if (!auth.ok) return refuseClose(401, 'forbidden', 'missing or wrong session token: open the URL printed by store-doctor serve');
+      if (!originAllowed(req, port)) return refuseClose(403, 'forbidden', 'cross-origin requests are refused');
+      req.socket.setTimeout(0); // authenticated: its work (a listing, a replay) may take long
       const cookie: Record<string, string> = auth.viaQuery ? { 'Set-Cookie': sessionCookie(token, port) } : {};
       if (url.pathname === '/api/events') {
         if (req.method !== 'GET') return refuse(res, 405, 'invalid-input', 'use GET for /api/events');
@@ -179,8 +192,13 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
       fail(err);
     }
   });
-  server.headersTimeout = 30_000;
   server.requestTimeout = 0; // long requests (listing, replay) stream progress over SSE
+  server.maxConnections = 256;
+  // before authentication a connection may idle preAuthIdle at most (one that never sends a byte too)
+  server.on('connection', (socket: import('node:net').Socket) => {
+    socket.setTimeout(preAuthIdle);
+    socket.once('timeout', () => socket.destroy());
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

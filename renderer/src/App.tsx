@@ -21,6 +21,7 @@ import { ExportView } from './views/ExportView';
 import { HistoryView } from './views/HistoryView';
 import { DemoCopyBanner } from './components/DemoCopyBanner';
 import { FleetView } from './views/FleetView';
+import { shown } from './format';
 
 const SIDEBAR_KEY = 'store-doctor.sidebar';
 
@@ -149,7 +150,7 @@ export function App() {
           Store Doctor
         </h1>
         <div className="store-name" data-testid="store-name">
-          {opened ? opened.report.source.path : 'No store open'}
+          {opened ? shown(opened.report.source.path) : 'No store open'}
         </div>
         {opened && (
           <>

@@ -1,5 +1,7 @@
 /** Display formatting only (bytes, times, hex): no domain facts are computed here. */
 
+import { escapeField } from '../../shared/escape';
+
 export { formatBytes } from '../../shared/format';
 
 export function formatTime(iso: string | null | undefined): string {
@@ -68,4 +70,13 @@ export function codeSpans(text: string): { text: string; code: boolean }[] {
 /** The safe next index as the app shows it: the value, or why it is unknown and what it is at least. */
 export function safeIndexText(o: { safeNextIndex: number | null; lowerBoundNextIndex: number; lowerBoundNextIndexText?: string }): string {
   return o.safeNextIndex !== null ? String(o.safeNextIndex) : `unknown (at least ${o.lowerBoundNextIndexText ?? o.lowerBoundNextIndex})`;
+}
+
+/**
+ * Text from a store (a name, a tag, a key, a path, an engine sentence quoting them) as shown: C0/C1
+ * controls and the bidirectional overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069…)
+ * written as visible escapes (`\u{202e}`), so a name cannot reorder what the reader sees.
+ */
+export function shown(text: string | null | undefined): string {
+  return escapeField(text ?? '');
 }

@@ -102,6 +102,15 @@ describe('progress on stderr', () => {
     expect(t.text.endsWith('\x1b[32m✓\x1b[0m list: 2 listings in 1.0 s (2.0/s)\n')).toBe(true);
   });
 
+  it('the current item (a store file name) is shown escaped: no bidi override, no terminal control (issue 17)', () => {
+    const t = new FakeTerminal();
+    now = 0;
+    showProgress({ task: 'scan', done: 1, total: 2, current: 'stream/\u202egnp.exe\u2066x\x1b]0;PWNED\x07' }, t);
+    endProgress();
+    expect(t.text).toContain('stream/\\u{202e}gnp.exe\\u{2066}x\\x1b]0;PWNED\\x07');
+    expect(t.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\x07]|\x1b\]/);
+  });
+
   it('a pipe gets nothing, not even the summary', () => {
     const pipe = new FakeTerminal(false);
     showProgress({ task: 'scan', done: 1, total: 2, bytes: 1, totalBytes: 2 }, pipe);

@@ -89,7 +89,10 @@ describe('deploy/kubernetes', () => {
       'prometheus.io/port': String(port),
       'prometheus.io/path': '/metrics',
     });
-    expect(guard.args[guard.args.indexOf('--metrics') + 1]).toBe(`0.0.0.0:${port}`);
+    // bound to the pod's IP from the downward API, never 0.0.0.0 (issue 17 case 4)
+    expect(guard.args[guard.args.indexOf('--metrics') + 1]).toBe(`$(POD_IP):${port}`);
+    const env = (guard as Container & { env: { name: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[] }).env;
+    expect(env.find((e) => e.name === 'POD_IP')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'status.podIP' } });
     for (const c of [init, fb, guard])
       expect(c.securityContext, c.name).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   });
@@ -112,12 +115,13 @@ describe('deploy/kubernetes', () => {
 
   it('the alert rules use only metrics the guard exports', async () => {
     const rule = find<{ spec: { groups: { rules: { alert: string; expr: string }[] }[] } }>('PrometheusRule');
-    const exported = new Set((await createGuardMetrics(() => nodeReport(1)).registry.getMetricsAsJSON()).map((m) => m.name));
+    const exported = new Set((await createGuardMetrics(() => nodeReport(1), { rootsReplaced: () => [] }).registry.getMetricsAsJSON()).map((m) => m.name));
     const alerts = rule.spec.groups.flatMap((g) => g.rules);
     expect(alerts.map((a) => a.alert)).toEqual([
       'StoreDoctorIndexBelowGuarded',
       'StoreDoctorIndexMissing',
       'StoreDoctorGuardRefused',
+      'StoreDoctorRootReplaced',
       'StoreDoctorIndexRestored',
       'StoreDoctorBacklogOld',
       'StoreDoctorQuarantineNotEmpty',
@@ -166,7 +170,7 @@ describe('Dockerfile (not built here: no container engine, no base images)', { t
           '/fluent-bit/s3': fx.storeDir,
           '/fluent-bit/etc/fluent-bit.conf': conf,
           '/var/lib/store-doctor': path.join(t.dir, 'state'),
-          '0.0.0.0:9464': '127.0.0.1:0',
+          '$(POD_IP):9464': '127.0.0.1:0',
           '$(NODE_NAME)': 'node-a',
         })[a] ?? a;
       const init = ds.spec.template.spec.initContainers[0].args.map(map);

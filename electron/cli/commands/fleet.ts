@@ -65,7 +65,8 @@ export function formatFleetText(f: FleetSummary): string {
   );
 }
 
-const md = (s: string) => e(s).replace(/\|/g, '\\|');
+/** A report's text in Markdown: controls escaped, and no HTML (a Markdown viewer renders `<img onerror>`): `&`, `<`, `>` as entities, `|` escaped for tables. */
+const md = (s: string) => e(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
 
 export function formatFleetMarkdown(f: FleetSummary): string {
   const t = f.totals;

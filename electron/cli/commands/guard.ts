@@ -132,7 +132,7 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
     return cached.report;
   };
   const server = listen
-    ? await startGuardServer(listen, createGuardMetrics(report), report).catch((err: NodeJS.ErrnoException) => {
+    ? await startGuardServer(listen, createGuardMetrics(report, { rootsReplaced: () => guard.rootsReplaced() }), report).catch((err: NodeJS.ErrnoException) => {
         throw new CliError(`--metrics ${listen.host}:${listen.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`, EXIT.FAILED);
       })
     : null;

@@ -18,11 +18,13 @@ import { mergeStoreUpdate } from '../../../shared/store-update';
 import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from '../../engine/guard/shadow';
 import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
 import { TreeWatcher } from '../../engine/guard/tree-watch';
+import { writtenByRepair } from '../../engine/guard/repair-written';
 import { CliSession } from '../session';
 import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
 import {
   indexOnDisk,
+  checkRootIdentity,
   indexOutputsByBucket,
   isDir,
   newRootWatch,
@@ -128,6 +130,8 @@ export class Guard {
       const finals = await finalValues(sh, rootPath);
       const w = newRootWatch({ bucket, rootPath, shadowDir, outputs }, sh.values, finals);
       this.roots.set(rootPath, w);
+      const id = await checkRootIdentity(w); // the root's device and inode, fixed from now on
+      if (id !== 'ok' && id !== 'absent') this.rootReplaced(w, id);
       for (const p of sh.problems) this.note(`state folder: ${p}`);
       this.seq.add(rootPath);
       this.tree.add(rootPath);
@@ -145,7 +149,7 @@ export class Guard {
     this.changed();
     if (this.opts.marker)
       for (const w of this.roots.values())
-        if (w.idle && this.sequencePresent(w)) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
+        if (w.idle && !w.replaced && this.sequencePresent(w)) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
     for (const w of this.roots.values())
       if (!this.sequencePresent(w)) void this.restore(w);
       else void this.warm(w);
@@ -159,6 +163,32 @@ export class Guard {
   private async warm(w: RootWatch): Promise<void> {
     const o = w.outputs[0];
     await this.call('repair.plan', { storeId: this.storeId!, action: 'restore-index', outputId: o.id, shadowDir: w.shadowDir }).catch(() => undefined);
+  }
+
+  /**
+   * The root is still the folder the guard started on (device and inode), or absent. Else it was
+   * replaced — by a symbolic link or another folder — and nothing is written there: logged once,
+   * counted in store_doctor_root_replaced, and the output is reported at risk. A restart of the
+   * guard adopts the new folder, once someone has looked at it.
+   */
+  private async rootStillOurs(w: RootWatch): Promise<boolean> {
+    const id = await checkRootIdentity(w);
+    if (id === 'ok' || id === 'absent') return true;
+    this.rootReplaced(w, id);
+    return false;
+  }
+
+  /** Per root: replaced since the guard started (store_doctor_root_replaced). */
+  rootsReplaced(): { bucket: string; replaced: boolean }[] {
+    return [...this.roots.values()].map((w) => ({ bucket: w.bucket, replaced: w.replaced !== null }));
+  }
+
+  private rootReplaced(w: RootWatch, why: string): void {
+    const problem = `${why}: the guard writes nothing there (restart it to guard the new folder)`;
+    if (w.replaced !== why) this.note(`ROOT REPLACED: ${problem}`);
+    w.replaced = why;
+    w.problem = problem;
+    this.changed();
   }
 
   /** The root is on disk and in the session's report (a root that appeared since is rescanned in). */
@@ -191,8 +221,9 @@ export class Guard {
     if (e.kind === 'value') {
       this.tree.touch(path.join(w.rootPath, 'sequence', 'index_metadata', `seq_index_${e.id}`));
       if (!w.outputs.some((o) => o.id === e.id)) return;
-      // A value read while Fluent Bit may run is not final (its exit flush uses more).
-      void this.keep(w, e.id, e.value, false, 'read');
+      // A value read while Fluent Bit may run is not final (its exit flush uses more) — unless
+      // repair-index wrote it (its journal says so) and no process uses the root.
+      void this.keepRead(w, e.id, e.value);
       // our own restore read back tells nothing about Fluent Bit: learn at its first write
       if (w.ownWrites.get(e.id) === e.value) return;
       w.ownWrites.delete(e.id);
@@ -219,12 +250,24 @@ export class Guard {
     learnUsers(this.users(), w);
   }
 
+  /** Keep a value read from the index file: final when the tool's own repair wrote it (see repairWrote). */
+  private async keepRead(w: RootWatch, id: number, value: number): Promise<void> {
+    const final = await this.repairWrote(w, id, value).catch(() => false);
+    await this.keep(w, id, value, final, final ? 'written by repair-index, in its journal; no process uses the root' : 'read');
+  }
+
+  /** The tool's own repair-index wrote it (engine/guard/repair-written.ts) and no process uses the root. */
+  private async repairWrote(w: RootWatch, id: number, value: number): Promise<boolean> {
+    return (await writtenByRepair(w.rootPath, id, value)) && noUsers(this.users(), w);
+  }
+
   /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */
   private keep(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
     return this.serial(() => this.keepNow(w, id, value, final, how));
   }
 
-  private keepNow(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
+  private async keepNow(w: RootWatch, id: number, value: number, final: boolean, how: string): Promise<void> {
+    if (!(await this.rootStillOurs(w))) return; // a value read in another folder is not this root's
     return recordValue(w.shadowDir, { rootPath: w.rootPath }, id, value, final).then(
       async (r) => {
         const before = w.guarded.get(id);
@@ -266,6 +309,7 @@ export class Guard {
       for (let attempt = 0; !this.stopped; attempt++) {
         w.again = false;
         try {
+          if (!(await this.rootStillOurs(w))) break;
           if (!(await this.rootKnown(w))) {
             this.note(`${w.rootPath} does not exist (yet): nothing to restore into; Fluent Bit creates it at its start`);
             break;
@@ -286,7 +330,7 @@ export class Guard {
       w.idle = true;
       this.seq.release(w.rootPath);
       this.seq.check(w.rootPath); // what it restored is watched from now on
-      if (this.opts.marker && !this.stopped) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
+      if (this.opts.marker && !this.stopped && !w.replaced) await this.protect(w).catch((err: Error) => this.note(`marker: ${err.message}`));
     } finally {
       w.restoring = false;
       w.deletedAt = null;
@@ -331,6 +375,7 @@ export class Guard {
         continue;
       }
       if (!plan.steps.length) continue;
+      if (!(await this.rootStillOurs(w))) return true; // swapped while planning: nothing is written
       const result = await this.applyPlanned(plan);
       if (!result.applied || !result.verified) {
         w.problem = `restore of seq_index_${o.id} not verified: ${result.summary}`;

@@ -55,6 +55,10 @@ export interface RootWatch {
   /** Ends the wait between two attempts. */
   wake: (() => void) | null;
   problem: string | null;
+  /** Device and inode of the root folder, fixed when the guard first saw it (at its start, or when Fluent Bit created it). */
+  identity: { dev: number; ino: number } | null;
+  /** Why the root is no longer the folder the guard started on (a symbolic link, another folder): nothing is written there. */
+  replaced: string | null;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -112,7 +116,34 @@ export function newRootWatch(
     learned: false,
     ownWrites: new Map(),
     problem: null,
+    identity: null,
+    replaced: null,
   };
+}
+
+/**
+ * Is the root still the folder the guard started on? `lstat` of its path, never followed: 'absent'
+ * when it does not exist (Fluent Bit creates it at its start), 'ok' when it is that folder (the
+ * first folder seen is fixed as the root), else why not — a symbolic link or another folder in its
+ * place, where the guard writes nothing.
+ */
+export async function checkRootIdentity(w: RootWatch): Promise<'ok' | 'absent' | string> {
+  let st: import('node:fs').Stats;
+  try {
+    st = await fsp.lstat(w.rootPath);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : `${w.rootPath}: ${(err as Error).message}`;
+  }
+  if (st.isSymbolicLink())
+    return `${w.rootPath} is now a symbolic link (to ${await fsp.readlink(w.rootPath).catch(() => '?')}), not the root folder the guard started on`;
+  if (!st.isDirectory()) return `${w.rootPath} is no longer a folder`;
+  if (!w.identity) {
+    w.identity = { dev: st.dev, ino: st.ino };
+    return 'ok';
+  }
+  if (st.dev !== w.identity.dev || st.ino !== w.identity.ino)
+    return `${w.rootPath} is another folder now (device ${st.dev}, inode ${st.ino}; the guard started on inode ${w.identity.ino} of device ${w.identity.dev})`;
+  return 'ok';
 }
 
 /** Wait `ms`, or less when `w.wake()` is called (another deletion was seen meanwhile). */

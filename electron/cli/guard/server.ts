@@ -14,13 +14,38 @@ export function parseListen(text: string): { host: string; port: number } {
   return { host: m[1] ?? m[2], port };
 }
 
+/**
+ * Bounds of the endpoint, so no client can hold the guard's descriptors (1,024 in a container)
+ * that its restores need: connections beyond `maxConnections` are closed as they arrive; a
+ * connection idle for `idleTimeoutMs` (nothing sent, or kept alive after a response) is closed;
+ * headers must arrive within `headersTimeoutMs`, the whole request within `requestTimeoutMs`.
+ * A scraper needs one connection at a time.
+ */
+export const GUARD_HTTP_LIMITS = {
+  maxConnections: 32,
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 10_000,
+  /** How often Node checks the header and request timeouts. */
+  checkIntervalMs: 1_000,
+} as const;
+
 export interface GuardServer {
   url: string;
   close(): Promise<void>;
 }
 
 export function startGuardServer(listen: { host: string; port: number }, metrics: GuardMetrics, report: () => NodeReport): Promise<GuardServer> {
-  const server = http.createServer((req, res) => {
+  const L = GUARD_HTTP_LIMITS;
+  const options: http.ServerOptions = {
+    headersTimeout: L.headersTimeoutMs,
+    requestTimeout: L.requestTimeoutMs,
+    keepAliveTimeout: L.keepAliveTimeoutMs,
+    connectionsCheckingInterval: L.checkIntervalMs,
+    maxHeaderSize: 8 * 1024,
+  };
+  const server = http.createServer(options, (req, res) => {
     const send = (code: number, type: string, body: string) => {
       res.writeHead(code, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
       res.end(req.method === 'HEAD' ? undefined : body);
@@ -42,8 +67,8 @@ export function startGuardServer(listen: { host: string; port: number }, metrics
     if (url === '/report.json') return send(200, 'application/json', JSON.stringify(report(), null, 2) + '\n');
     send(404, 'text/plain; charset=utf-8', 'not found: /metrics, /healthz, /report.json\n');
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 10_000;
+  server.maxConnections = L.maxConnections;
+  server.setTimeout(L.idleTimeoutMs, (socket) => socket.destroy());
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

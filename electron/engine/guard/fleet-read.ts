@@ -1,12 +1,21 @@
 /**
  * Read a folder of node reports (`/report.json` of each guard, collected by whatever means): every
  * `*.json` file in it, and `<sub>/report.json` one level down (one folder per node). Each file is
- * hostile input: regular files only (never followed), at most 4 MiB, parsed and validated by the
- * one parser (shared/fleet.ts); what is not a node report is listed with why, never fatal.
+ * hostile input: regular files only (never followed), at most 4 MiB each and MAX_FLEET_BYTES in
+ * all (read one at a time), parsed and validated by the one parser (shared/fleet.ts); what is not a
+ * node report or not read is listed with why, never fatal.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { MAX_FLEET_REPORTS, MAX_REPORT_BYTES, parseNodeReport, summarizeFleet, type FleetSummary, type NodeReport } from '../../../shared/fleet';
+import {
+  MAX_FLEET_BYTES,
+  MAX_FLEET_REPORTS,
+  MAX_REPORT_BYTES,
+  parseNodeReport,
+  summarizeFleet,
+  type FleetSummary,
+  type NodeReport,
+} from '../../../shared/fleet';
 import { safeReadFile } from '../store/safe-read';
 
 export class FleetFolderError extends Error {
@@ -54,10 +63,23 @@ export async function readFleetFolder(folder: string): Promise<FleetSummary> {
     files.length = MAX_FLEET_REPORTS;
   }
   const reports: { file: string; report: NodeReport }[] = [];
+  let total = 0;
+  const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
   for (const file of files) {
     let text: string;
+    // one file at a time, and no more than MAX_FLEET_BYTES in all: each file after that is named
+    const size = await fsp.lstat(path.join(abs, file)).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (total + Math.min(size, MAX_REPORT_BYTES) > MAX_FLEET_BYTES) {
+      skipped.push({ file, error: `not read: the reports read before it total ${mib(total)}; fleet reads at most ${mib(MAX_FLEET_BYTES)} (split the folder)` });
+      continue;
+    }
     try {
-      text = (await safeReadFile(path.join(abs, file), { maxBytes: MAX_REPORT_BYTES, shown: file })).bytes.toString('utf8');
+      const bytes = (await safeReadFile(path.join(abs, file), { maxBytes: MAX_REPORT_BYTES, shown: file })).bytes;
+      total += bytes.length;
+      text = bytes.toString('utf8');
     } catch (err) {
       skipped.push({ file, error: (err as Error).message });
       continue;

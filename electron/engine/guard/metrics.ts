@@ -18,7 +18,10 @@ export interface GuardMetrics {
 }
 
 /** `report()` returns the current node report (cheap: no I/O). */
-export function createGuardMetrics(report: () => NodeReport, opts: { defaultMetrics?: boolean } = {}): GuardMetrics {
+export function createGuardMetrics(
+  report: () => NodeReport,
+  opts: { defaultMetrics?: boolean; rootsReplaced?: () => { bucket: string; replaced: boolean }[] } = {},
+): GuardMetrics {
   const registry = new Registry();
   // The event-loop lag histogram samples on a timer: prom-client's default (every 10 ms) alone
   // costs ~0.35 % of a core in an idle process (measured); every 200 ms it is ~0.02 %, and the lag
@@ -41,6 +44,14 @@ export function createGuardMetrics(report: () => NodeReport, opts: { defaultMetr
     const r = report();
     m.set({ state: r.guard.state, node: r.node }, 1);
   });
+  g(
+    'root_replaced',
+    'The root folder was replaced (a symbolic link or another folder where the guard started) (1): the guard writes nothing there.',
+    ['bucket'],
+    (m) => {
+      for (const r of opts.rootsReplaced?.() ?? []) m.set({ bucket: r.bucket }, r.replaced ? 1 : 0);
+    },
+  );
   g('index_persisted', 'Next $INDEX in seq_index_<output> as Fluent Bit reads it (absent: the file is missing or unreadable).', ['bucket', 'output'], (m) => {
     for (const o of report().outputs) if (o.persistedIndex !== null) m.set(out(o), o.persistedIndex);
   });

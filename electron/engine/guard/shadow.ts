@@ -21,6 +21,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile, ensureStateDir } from '../repair/atomic';
+import { untrustedReason } from '../repair/tool-dir';
 import { safeReadFile } from '../store/safe-read';
 import { parseSeqIndex } from '../store/seq-index';
 
@@ -67,6 +68,11 @@ async function readSmall(file: string): Promise<Buffer | null> {
 
 async function readJson<T>(file: string, schema: z.ZodType<T>, problems: string[]): Promise<T | null> {
   let bytes: Buffer | null;
+  const why = await untrustedStateFile(file);
+  if (why) {
+    problems.push(why);
+    return null;
+  }
   try {
     bytes = await readSmall(file);
   } catch (err) {
@@ -84,9 +90,42 @@ async function readJson<T>(file: string, schema: z.ZodType<T>, problems: string[
   return null;
 }
 
-/** Read a shadow folder (missing: empty state). */
+/**
+ * The users whose state folder is trusted: the caller and root. The same rules as the tool's own
+ * folder in a store (repair/tool-dir.ts): not a symlink, not writable by group or others, files
+ * with one name — a folder another user made or can write could hold a planted low "final" value.
+ */
+function stateOwners(): Set<number> {
+  const me = process.getuid?.();
+  return new Set(me === undefined ? [0] : [0, me]);
+}
+
+/** Why the state folder `dir` (or its parent, the --state-dir) is not trusted, or null (also when absent). */
+async function untrustedStateDir(dir: string): Promise<string | null> {
+  for (const d of [path.dirname(dir), dir]) {
+    const st = await fsp.lstat(d).catch(() => null);
+    if (!st) continue;
+    const why = untrustedReason(d, st, 'dir', stateOwners());
+    if (why) return `${why.replace('Store Doctor does not trust it', 'the guard does not trust this state folder')}: nothing in it is used`;
+  }
+  return null;
+}
+
+/** Why a state file is not trusted, or null (also when absent: the read says so). */
+async function untrustedStateFile(file: string): Promise<string | null> {
+  const st = await fsp.lstat(file).catch(() => null);
+  const why = st ? untrustedReason(file, st, 'file', stateOwners()) : null;
+  return why && why.startsWith(`${file} `) ? `${file}: ${why.slice(file.length + 1)}` : why;
+}
+
+/** Read a shadow folder (missing: empty state; not trusted: empty state and the reason in `problems`). */
 export async function readShadow(dir: string): Promise<ShadowState> {
   const state: ShadowState = { dir, values: new Map(), final: new Map(), root: null, problems: [] };
+  const distrust = await untrustedStateDir(dir);
+  if (distrust) {
+    state.problems.push(distrust);
+    return state;
+  }
   let names: string[];
   try {
     names = await fsp.readdir(dir);
@@ -98,6 +137,11 @@ export async function readShadow(dir: string): Promise<ShadowState> {
     const m = /^seq_index_(\d{1,9})$/.exec(n);
     if (!m) continue;
     try {
+      const why = await untrustedStateFile(path.join(dir, n));
+      if (why) {
+        state.problems.push(why);
+        continue;
+      }
       const bytes = await readSmall(path.join(dir, n));
       if (bytes === null) continue;
       const p = parseSeqIndex(bytes);

@@ -8,7 +8,8 @@
  *   device and inode, across mount namespaces), the dev:inode fields of /proc/<pid>/maps, and
  *   `stat` of /proc/<pid>/cwd, kept when the device is the root's;
  * - such a file is in the root when the path the kernel names resolves here to that very inode
- *   under the root's realpath; else (an alias: a bind mount, another mount namespace) when that
+ *   and one of its folders is the root folder itself (device and inode: a bind mount of the store
+ *   in this very namespace is an alias, in the root); else (a bind mount in another mount namespace) when that
  *   path, looked up through /proc/<pid>/root, has the root folder itself (device and inode) among
  *   its parent folders. Only when neither tells (permission denied, a hard link) is the inode
  *   looked up in the set of the root's inodes: one walk of the root, at most once per check. So a
@@ -81,9 +82,19 @@ function locate(pid: number, h: Held, rootSt: Stats, realRoot: string, lstatCach
   if (!path.isAbsolute(named)) return undefined;
   const same = (st: Stats | null) => !!st && st.dev === rootSt.dev && st.ino === h.ino;
   // the libraries every process maps share their paths: looked up once per scan
-  if (same(lstatCached(named))) return under(named, realRoot) ? named : null;
+  if (same(lstatCached(named))) {
+    if (under(named, realRoot)) return named;
+    // same file, another path here: an alias (a bind mount of the store in this namespace) is in
+    // the root when one of its folders is the root folder itself — the path never decides
+    return inRootByParents('', named, rootSt, realRoot);
+  }
   const base = `${procDir()}/${pid}/root`;
   if (!same(statSync(base + named, true))) return undefined;
+  return inRootByParents(base, named, rootSt, realRoot);
+}
+
+/** Walks up the folders of `named` (looked up under `base`) until one is the root folder itself (device and inode): its path under the root; null when none is. */
+function inRootByParents(base: string, named: string, rootSt: Stats, realRoot: string): string | null | undefined {
   for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
     const st = statSync(base + dir, false);
     if (!st) return undefined;

@@ -10,6 +10,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 import type { S3ConnectionOptions, S3OutputSettings } from '../../../shared/model';
 import { awsConfigLoader, awsCredentials, awsS3 } from './sdk';
+import { rememberCredentials } from './redact';
 
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -41,6 +42,19 @@ export function regionProvider(opts: S3ConnectionOptions): () => Promise<string>
   };
 }
 
+/** The credentials as given, their secret parts remembered for redaction (./redact.ts) once resolved. */
+function remembering(c: AwsCredentialIdentity | AwsCredentialIdentityProvider): AwsCredentialIdentity | AwsCredentialIdentityProvider {
+  if (typeof c !== 'function') {
+    rememberCredentials(c);
+    return c;
+  }
+  return async (...args: Parameters<AwsCredentialIdentityProvider>) => {
+    const resolved = await c(...args);
+    rememberCredentials(resolved);
+    return resolved;
+  };
+}
+
 export function createS3Client(opts: CreateS3ClientOptions = {}): S3Client {
   const endpoint = opts.endpoint?.trim() || undefined;
   if (endpoint && !/^https?:\/\/[^/]+/i.test(endpoint)) {
@@ -52,7 +66,7 @@ export function createS3Client(opts: CreateS3ClientOptions = {}): S3Client {
   return new S3Client({
     region: regionProvider(opts),
     ...(opts.profile ? { profile: opts.profile } : {}),
-    credentials: opts.credentials ?? fromNodeProviderChain(opts.profile ? { profile: opts.profile } : {}),
+    credentials: remembering(opts.credentials ?? fromNodeProviderChain(opts.profile ? { profile: opts.profile } : {})),
     endpoint,
     // Fluent Bit always sends path-style requests; S3-compatible endpoints usually need it too.
     forcePathStyle: opts.pathStyle ?? !!endpoint,

@@ -1,4 +1,5 @@
 /** Classify S3 SDK errors so listings can degrade with a clear note instead of failing. */
+import { redactSecrets } from './redact';
 
 interface SdkErrorLike {
   name?: string;
@@ -40,7 +41,7 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
 export function describeS3Error(err: unknown): string {
   const e = parts(err);
   const status = httpStatus(err);
-  const msg = (e.message ?? '').replace(/\s+/g, ' ').trim();
+  const msg = redactSecrets((e.message ?? '').replace(/\s+/g, ' ').trim());
   const code = errorCode(err);
   return [code, status ? `(HTTP ${status})` : '', msg && msg !== code ? `: ${msg}` : ''].join(' ').replace(/ +:/, ':').trim();
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { ContractError } from '../../../shared/contract';
 import { escapeField } from '../../../shared/escape';
+import { redactSecrets } from '../s3/redact';
 
 type Code = ContractError['code'];
 /** Engine errors that mean "the file or value you gave is not usable". */
@@ -23,23 +24,7 @@ export class EngineError extends Error {
   }
 }
 
-const SECRET_PATTERNS: RegExp[] = [
-  // key=value / key: value pairs whose name says secret
-  /\b(aws_secret_access_key|secret_access_key|secretaccesskey|aws_session_token|session_token|sessiontoken|password|passwd|token|authorization|x-amz-security-token|signature|x-amz-signature|credential|x-amz-credential)(\s*[=:]\s*|"\s*:\s*")("?)[^\s"&,;]+/gi,
-  // access key ids
-  /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  // bearer tokens
-  /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi,
-];
-
-/** Remove anything that looks like a credential from a message. */
-export function redactSecrets(text: string): string {
-  let out = text;
-  out = out.replace(SECRET_PATTERNS[2], 'Bearer [redacted]');
-  out = out.replace(SECRET_PATTERNS[0], (m, name: string, sep: string, q: string) => (m.endsWith('[redacted]') ? m : `${name}${sep}${q}[redacted]`));
-  out = out.replace(SECRET_PATTERNS[1], '[redacted-key-id]');
-  return out;
-}
+export { redactSecrets };
 
 function firstLine(text: string): string {
   const line = text.split('\n').find((l) => l.trim().length > 0) ?? text;

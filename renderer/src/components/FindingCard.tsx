@@ -12,6 +12,7 @@ import { Badge } from './Badge';
 import { CliEquivalent } from './CliEquivalent';
 import { NextStepButton } from './NextStep';
 import { RichText } from './RichText';
+import { shown } from '../format';
 
 /** The chunk paths a finding names in its data (BUFFERED_BACKLOG, QUARANTINED_DATA, CHUNK_DAMAGED). */
 function chunksOf(f: Finding): string[] {
@@ -46,7 +47,7 @@ export function FindingCard({ finding, rootPath }: { finding: Finding; rootPath:
           <ul className="evidence">
             {finding.evidence.map((e, i) => (
               <li key={i}>
-                <code>{e}</code>
+                <code>{shown(e)}</code>
               </li>
             ))}
           </ul>

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { IndexPoint } from '../../../shared/model';
-import { formatCount } from '../format';
+import { formatCount, shown } from '../format';
 import { chartData, isoSeconds, TAG_COLOURS } from './index-chart-data';
 import { Time } from './Time';
 
@@ -153,7 +153,7 @@ export function IndexChart({ timeline, resets, persistedNextIndex, safeNextIndex
             t.textContent = pts
               .map(
                 (p) =>
-                  `${p.key}\ntag ${p.tag ?? '—'} · $INDEX ${p.index} · LastModified ${p.lastModified ? isoSeconds(Date.parse(p.lastModified) / 1000) : 'not in the evidence'}`,
+                  `${shown(p.key)}\ntag ${p.tag != null ? shown(p.tag) : '—'} · $INDEX ${p.index} · LastModified ${p.lastModified ? isoSeconds(Date.parse(p.lastModified) / 1000) : 'not in the evidence'}`,
               )
               .join('\n');
             t.style.left = `${Math.min(u.cursor.left + 12, u.over.clientWidth - 260)}px`;
@@ -202,7 +202,7 @@ export function IndexChart({ timeline, resets, persistedNextIndex, safeNextIndex
           <ul>
             {picked.map((p) => (
               <li key={p.key}>
-                <code>{p.key}</code> — tag {p.tag ?? '—'}, $INDEX {p.index}, LastModified <Time iso={p.lastModified ?? null} />
+                <code>{shown(p.key)}</code> — tag {p.tag != null ? shown(p.tag) : '—'}, $INDEX {p.index}, LastModified <Time iso={p.lastModified ?? null} />
               </li>
             ))}
           </ul>

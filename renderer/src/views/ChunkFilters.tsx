@@ -1,6 +1,6 @@
 /** The filters of the Chunks table: stream, tag (`/` focuses it), status, record time, a finding's chunks, and counts per status and tag. */
 import { EMPTY_FILTER, useChunks, type StatusFilter } from '../state/chunks';
-import { formatCount } from '../format';
+import { formatCount, shown as shownText } from '../format';
 
 const STATUSES: { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -36,7 +36,7 @@ export function ChunkFilters({ streams, shown, total, statusCounts, tagCounts }:
             <option value="">All streams</option>
             {sortedStreams.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {shownText(s)}
               </option>
             ))}
           </select>
@@ -102,7 +102,7 @@ export function ChunkFilters({ streams, shown, total, statusCounts, tagCounts }:
             aria-pressed={filter.tag === t.value}
             onClick={() => set({ tag: filter.tag === t.value ? '' : t.value })}
           >
-            {t.value || '(empty)'} <span className="facet-n">{formatCount(t.n)}</span>
+            {t.value ? shownText(t.value) : '(empty)'} <span className="facet-n">{formatCount(t.n)}</span>
           </button>
         ))}
       </div>

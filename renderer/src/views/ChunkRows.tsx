@@ -10,7 +10,7 @@ import { flushSync } from 'react-dom';
 import { inspectChunk } from '../actions/inspector';
 import { useChunks, type ChunkRow } from '../state/chunks';
 import { Badge } from '../components/Badge';
-import { formatAge, formatBytes, formatCount, formatTime } from '../format';
+import { formatAge, formatBytes, formatCount, formatTime, shown } from '../format';
 
 export const ROW_HEIGHT = 34;
 const OVERSCAN = 10;
@@ -33,20 +33,20 @@ const Row = memo(function Row({ row, index, selected, now }: { row: ChunkRow; in
       data-testid="chunk-row"
       data-index={index}
       data-path={c.path}
-      title={`${c.path}: ${c.message}`}
+      title={shown(`${c.path}: ${c.message}`)}
       onClick={() => {
         useChunks.getState().select(row.id);
         void inspectChunk(row.rootPath, c.path);
       }}
     >
       <span role="cell" className="c-stream">
-        {c.stream}
+        {shown(c.stream)}
       </span>
       <span role="cell" className="c-name">
-        {c.name}
+        {shown(c.name)}
       </span>
       <span role="cell" className="c-tag">
-        {c.tag ?? '—'}
+        {c.tag != null ? shown(c.tag) : '—'}
       </span>
       <span role="cell" className="c-status">
         <Badge kind={statusKind(c.status)}>{c.status}</Badge>

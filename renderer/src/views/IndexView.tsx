@@ -7,7 +7,7 @@ import { useEvidence } from '../state/evidence';
 import { ErrorText } from '../components/ErrorText';
 import { IndexChart } from '../components/IndexChart';
 import { Badge } from '../components/Badge';
-import { formatCount, safeIndexText } from '../format';
+import { formatCount, safeIndexText, shown } from '../format';
 
 function Connection() {
   const busy = useEvidence((s) => s.busy);
@@ -42,8 +42,8 @@ function WorkedExample({ keys }: { keys: NonNullable<OutputDiagnosis['nextKeys']
     <ul className="worked" data-testid="worked-example">
       {keys.map((k) => (
         <li key={k.key}>
-          The next start writes <code>{k.key}</code> ($INDEX {k.index}
-          {k.tag ? `, tag ${k.tag}` : ''}): <Badge kind={k.state === 'exists' ? 'error' : k.state === 'free' ? 'ok' : 'warning'}>{k.state}</Badge>{' '}
+          The next start writes <code>{shown(k.key)}</code> ($INDEX {k.index}
+          {k.tag ? `, tag ${shown(k.tag)}` : ''}): <Badge kind={k.state === 'exists' ? 'error' : k.state === 'free' ? 'ok' : 'warning'}>{k.state}</Badge>{' '}
           <span className="muted small">{STATE_TEXT[k.state]}</span>
         </li>
       ))}

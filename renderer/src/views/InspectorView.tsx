@@ -8,18 +8,18 @@ import { ErrorText } from '../components/ErrorText';
 import { HexDump, LayoutTable } from '../components/HexDump';
 import { RecordsList } from '../components/RecordsList';
 import { Time } from '../components/Time';
-import { formatBytes, formatCount } from '../format';
+import { formatBytes, formatCount, shown } from '../format';
 import { statusKind } from './ChunkRows';
 import type { ReactNode } from 'react';
 import type { ChunkInfo } from '../../../shared/model';
 
 function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
   const rows: [string, ReactNode][] = [
-    ['Path', <code key="p">{chunk.path}</code>],
+    ['Path', <code key="p">{shown(chunk.path)}</code>],
     [
       'Status',
       <>
-        <Badge kind={statusKind(chunk.status)}>{chunk.status}</Badge> {chunk.message}
+        <Badge kind={statusKind(chunk.status)}>{chunk.status}</Badge> {shown(chunk.message)}
       </>,
     ],
     ['Fluent Bit will', chunk.fluentBitAction],
@@ -30,7 +30,7 @@ function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
     ['Content length field', formatCount(chunk.contentLengthField)],
     ['Content length (resolved)', chunk.contentLength == null ? '—' : `${formatCount(chunk.contentLength)} bytes of records`],
     ['Metadata length', formatCount(chunk.metaLength)],
-    ['Tag / metadata', chunk.tag != null ? <code key="t">{chunk.tag}</code> : '—'],
+    ['Tag / metadata', chunk.tag != null ? <code key="t">{shown(chunk.tag)}</code> : '—'],
     [
       'Metadata hex',
       chunk.metaHex ? (

@@ -8,6 +8,7 @@ import { ErrorText } from '../components/ErrorText';
 import { PlanReview } from '../components/PlanReview';
 import { ConnectionFields, OutputPicker, S3TargetPanel } from '../components/S3Connection';
 import { Time } from '../components/Time';
+import { shown } from '../format';
 
 export function MultipartView() {
   const s = useMultipart();
@@ -81,7 +82,7 @@ export function MultipartView() {
               {uploads.map((u) => (
                 <tr key={u.uploadId}>
                   <td className="nowrap">
-                    <code>{u.key}</code>
+                    <code>{shown(u.key)}</code>
                   </td>
                   <td>
                     <code className="wrap">{u.uploadId}</code>

@@ -8,6 +8,7 @@ import { OfflineImport } from '../components/OfflineImport';
 import { useEvidence } from '../state/evidence';
 import { Time } from '../components/Time';
 import { ConfigImport } from './ConfigImport';
+import { shown } from '../format';
 
 export function OpenView() {
   const [path, setPath] = useState('');
@@ -98,7 +99,7 @@ export function OpenView() {
             {recent.map((r) => (
               <li key={r.path}>
                 <button type="button" className="link" onClick={() => void openStore(r.path)}>
-                  {r.path}
+                  {shown(r.path)}
                 </button>{' '}
                 <span className="muted">
                   <Time iso={r.openedAt} />

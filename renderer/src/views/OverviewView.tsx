@@ -11,7 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { FindingCard } from '../components/FindingCard';
 import { StoragePicture } from '../components/StoragePicture';
 import { Time } from '../components/Time';
-import { formatBytes, formatCount, safeIndexText } from '../format';
+import { formatBytes, formatCount, safeIndexText, shown } from '../format';
 import { ChecksPanel, checksIncomplete } from '../components/ChecksPanel';
 import { FluentBitVersion } from '../components/FluentBitVersion';
 
@@ -30,7 +30,7 @@ function NextSteps({ root }: { root: RootReport }) {
           for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
           return (
             <li key={s.name}>
-              <code>{s.name}</code> ({s.kind}, {formatCount(s.chunks.length)} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
+              <code>{shown(s.name)}</code> ({s.kind}, {formatCount(s.chunks.length)} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
               {actions.size > 0 && (
                 <ul>
                   {[...actions].map(([a, n]) => (
@@ -53,7 +53,7 @@ function NextSteps({ root }: { root: RootReport }) {
       <ul>
         {root.streams.map((s) => (
           <li key={s.name}>
-            <code>{s.name}</code>: {s.fateOnGracefulStop}
+            <code>{shown(s.name)}</code>: {s.fateOnGracefulStop}
           </li>
         ))}
         <li className={root.sequence.deletedOnGracefulStop ? 'error' : ''}>
@@ -81,13 +81,13 @@ export function OverviewView() {
       <p>
         {report.source.description}{' '}
         <span className="muted">
-          · {report.source.path} · scanned <Time iso={report.scannedAt} />
+          · {shown(report.source.path)} · scanned <Time iso={report.scannedAt} />
         </span>
         {report.source.kind === 'archive' ? <Badge kind="info">read-only archive</Badge> : report.source.readOnly && <Badge kind="info">read-only</Badge>}
       </p>
       {report.problems.map((p, i) => (
         <p key={i} className={p.severity === 'error' ? 'error' : 'warning-text'}>
-          {p.path}: {p.message}
+          {shown(p.path)}: {shown(p.message)}
         </p>
       ))}
       {diagnosis && <ChecksPanel checks={diagnosis.checks} />}
@@ -167,7 +167,7 @@ export function OverviewView() {
                 <tr key={`${root.path}/${s.name}`}>
                   <td>{root.bucket}</td>
                   <td>
-                    <code>{s.name}</code>
+                    <code>{shown(s.name)}</code>
                   </td>
                   <td>{s.kind}</td>
                   <td className="num">{formatCount(s.chunks.length)}</td>

@@ -7,7 +7,7 @@ import { ErrorText } from '../components/ErrorText';
 import { OutputPicker, ConnectionFields, S3TargetPanel } from '../components/S3Connection';
 import { PlanReview } from '../components/PlanReview';
 import { Badge } from '../components/Badge';
-import { formatBytes, formatCount } from '../format';
+import { formatBytes, formatCount, shown } from '../format';
 
 export function ReplayView() {
   const s = useReplay();
@@ -69,9 +69,9 @@ export function ReplayView() {
                 <td>
                   <code>{it.chunkPath}</code>
                 </td>
-                <td>{it.tag}</td>
+                <td>{shown(it.tag)}</td>
                 <td>
-                  <code>{it.key}</code>
+                  <code>{shown(it.key)}</code>
                 </td>
                 <td className="num">{it.index ?? '—'}</td>
                 <td className="num">{formatBytes(it.bytes)}</td>

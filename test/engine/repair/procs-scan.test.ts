@@ -94,6 +94,23 @@ describe.skipIf(process.platform !== 'linux')('the process scan on a /proc of ma
     expect(scan.processes).toEqual([{ pid: 5_000_005, command: 'worker', kind: 'open', paths: [`${chunk} (mapped)`] }]);
   });
 
+  it('takes a file held through an alias of the root in this namespace (a bind mount, here a linked folder) for in the root: device and inode decide, not the path', async () => {
+    const { root, chunk } = fakeProc();
+    const alias = path.join(path.dirname(procsTestHooks.proc!), 'alias');
+    symlinkSync(root, alias);
+    const fd = path.join(procsTestHooks.proc!, '5000006', 'fd', '3');
+    unlinkSync(fd);
+    symlinkSync(path.join(alias, 'stream', '1-1.flb'), fd);
+    const scan = await findProcessesUsing(root, [5_000_006]);
+    expect(scan.processes).toEqual([{ pid: 5_000_006, command: 'worker', kind: 'open', paths: [chunk] }]);
+  });
+
+  it('does not take a file of the same device outside the root for in the root', async () => {
+    const { root } = fakeProc();
+    const scan = await findProcessesUsing(root, [5_000_007]);
+    expect(scan.processes).toEqual([]);
+  });
+
   it(`hands the event loop back at least every ${PROCS_PER_TURN} processes`, async () => {
     const { root } = fakeProc();
     const { value, turns } = await turnsDuring(findProcessesUsing(root));
