@@ -44,6 +44,8 @@ export interface S3Evidence {
   focus?: { since: string; at: string };
   /** Offline listings: the `Prefix` each listing document was made with (a narrower prefix misses keys). */
   listedPrefixes?: string[];
+  /** When the listing was taken (live: when it finished; offline: the file's modification time). */
+  listedAt?: string;
 }
 
 export interface S3ConnectionOptions {

@@ -15,7 +15,9 @@ import type {
   RootReport,
   S3Evidence,
   StoreReport,
+  UsedIndexEvidence,
 } from '../../../shared/model';
+import * as path from 'node:path';
 import { parseKey } from '../../../shared/keyformat';
 import { selectTargets, type Target } from '../diagnose/targets';
 import { planIndexRepair } from './index-repair';
@@ -24,6 +26,7 @@ import { planProtectIndex } from './protect';
 import { planReplay } from './replay-plan';
 import { planRestoreIndex } from './restore';
 import { planUndo } from './undo';
+import { usedEvidenceOf } from './undo-index';
 import { planRecoverVersions } from './versions';
 
 export interface DiagnosisContext {
@@ -108,9 +111,17 @@ function indexWhy(out: OutputDiagnosis | null): string[] {
   return lines;
 }
 
+/** The `$INDEX` evidence of the outputs whose root is `rootPath`, per output id (what an undo there is judged against). */
+function currentEvidence(ctx: DiagnosisContext, rootPath: string): Map<number, UsedIndexEvidence> {
+  const map = new Map<number, UsedIndexEvidence>();
+  for (const o of ctx.diagnosis.outputs)
+    if (o.rootPath !== null && path.resolve(o.rootPath) === path.resolve(rootPath)) map.set(o.id, usedEvidenceOf(o, ctx.evidence.get(o.id) ?? null));
+  return map;
+}
+
 export async function planAction(action: RepairAction, ctx: DiagnosisContext, opts: ActionOptions = {}): Promise<RepairPlan & { replayItems?: ReplayItem[] }> {
   const flags = { ...sourceFlags(ctx), skipProcessCheck: opts.skipProcessCheck, force: opts.force };
-  if (action === 'undo') return planUndo(ctx.storePath, flags);
+  if (action === 'undo') return planUndo(ctx.storePath, { ...flags, currentEvidence: (rootPath) => currentEvidence(ctx, rootPath) });
   if (action === 'recover-versions') {
     const t = pickTarget(ctx, opts, false);
     const versions = ctx.evidence.get(t.id)?.versions ?? null;
@@ -148,6 +159,7 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
         why: indexWhy(out),
         value: opts.value,
         bucket: t.bucket,
+        evidence: out ? usedEvidenceOf(out, ev) : undefined,
         ...flags,
       });
     case 'restore-index': {

@@ -227,5 +227,6 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
   evidence.notes = [...state.notes];
   evidence.requests = state.counter.requests;
   evidence.complete = state.complete;
+  evidence.listedAt = new Date().toISOString();
   return evidence;
 }
