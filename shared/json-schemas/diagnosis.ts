@@ -93,6 +93,18 @@ export const checksSchema = z
         })
         .loose(),
     ),
+    roots: z
+      .array(
+        z
+          .object({
+            bucket: z.string().describe("the root's folder name: the bucket"),
+            path: z.string(),
+            index: z.enum(['known', 'unknown']).describe('unknown: no config and no seq_index file (INDEX_STATE_UNKNOWN)'),
+          })
+          .loose(),
+      )
+      .describe('every bucket root and whether its $INDEX state is known'),
+    complete: z.boolean().describe("false while a root's index state is unknown: the result is incomplete (diagnose exits 7)"),
   })
   .loose()
   .describe('what the diagnosis looked at: never read "no findings" into what was not checked');

@@ -36,6 +36,8 @@ export const FINDING_CODES = [
   'CONFIG_HTTP_WITHOUT_TLS_OFF',
   /** 1.x with keep-alive connections sent records twice. */
   'CONFIG_KEEPALIVE_DUPLICATES',
+  /** No config and no seq_index file in a root: whether an output there uses `$INDEX` (and lost it) is unknown. */
+  'INDEX_STATE_UNKNOWN',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -175,6 +177,14 @@ export interface DiagnosisChecks {
     /** In-progress multipart uploads listed. */
     multipart: boolean;
   }[];
+  /**
+   * Every bucket root (its folder name is the bucket) and whether its `$INDEX` state is known:
+   * `known` when an output (of the config, or inferred from a seq_index file) uses it; `unknown`
+   * without a config and without a seq_index file (INDEX_STATE_UNKNOWN).
+   */
+  roots: { bucket: string; path: string; index: 'known' | 'unknown' }[];
+  /** False while a root's index state is unknown: the result is incomplete (CLI exit 7), never "no findings". */
+  complete: boolean;
 }
 
 /**

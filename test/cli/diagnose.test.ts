@@ -58,6 +58,25 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     expect(o.findings.find((x: { code: string }) => x.code === 'INDEX_FILE_MISSING').commands.join('\n')).toContain('store-doctor repair-index');
   });
 
+  it('no config, a bucket root whose sequence/ a graceful stop deleted: INDEX_STATE_UNKNOWN, exit 7 (incomplete), never "no findings"', async () => {
+    const store = f('index-reset', 'store-after-run2.tar.gz');
+    const r = await cli(['diagnose', store]);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).not.toMatch(/no findings/);
+    expect(r.stdout).toMatch(/root fb-index-reset: INDEX STATE UNKNOWN \(no config, no seq_index file\)/);
+    expect(r.stdout).toMatch(
+      /WARNING INDEX_STATE_UNKNOWN: Index state of root fb-index-reset unknown: if an output on this root uses \$INDEX, a graceful stop deleted its index/,
+    );
+    expect(r.stdout).toMatch(/Result: INCOMPLETE — the index state of fb-index-reset is unknown/);
+    const j = await cli(['diagnose', store, '--json']);
+    expect(j.code).toBe(7);
+    const d = JSON.parse(j.stdout);
+    expect(d.checks).toMatchObject({ complete: false, roots: [{ bucket: 'fb-index-reset', index: 'unknown' }] });
+    expect(d.storeFindings.map((x: { code: string }) => x.code)).toContain('INDEX_STATE_UNKNOWN');
+    // with the config the index state is known: the findings decide the exit code
+    expect((await cli(['diagnose', store, '--config', f('index-reset', 'fluent-bit.conf')])).code).toBe(4);
+  });
+
   it('crash-during-run after the crash: human output, exit 0 (nothing above warning)', async () => {
     const r = await cli([
       'diagnose',

@@ -61,6 +61,8 @@ function checkedLines(d: Diagnosis): string[] {
       `  ${o.displayName}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
     );
   }
+  for (const r of c.roots.filter((x) => x.index === 'unknown'))
+    lines.push(`  root ${e(r.bucket)}: INDEX STATE UNKNOWN (no config, no seq_index file): bucket evidence for ${e(r.bucket)} not checked`);
   // Which Fluent Bit the findings apply, and where that comes from (given / binary / inferred / unknown).
   lines.push(`  ${e(d.fluentBit.text)}`);
   for (const ev of d.fluentBit.evidence) lines.push(`    ${e(ev)}`);
@@ -93,7 +95,12 @@ export function formatDiagnosis(d: Diagnosis, ctx: CommandContext): string {
     '',
     act
       ? `Result: ${worst} findings — act before restarting Fluent Bit.`
-      : `Result: ${worst ? `nothing above ${worst}` : 'no findings'} (in what was checked, above).`,
+      : !d.checks.complete
+        ? `Result: INCOMPLETE — the index state of ${d.checks.roots
+            .filter((r) => r.index === 'unknown')
+            .map((r) => e(r.bucket))
+            .join(', ')} is unknown: give --config (and a listing).`
+        : `Result: ${worst ? `nothing above ${worst}` : 'no findings'} (in what was checked, above).`,
   );
   return lines.join('\n');
 }
@@ -163,7 +170,7 @@ export function registerDiagnose(program: Command): void {
           printText(formatDiagnosis(diagnosis, commands) + '\n');
         }
         const worst = worstSeverity(diagnosis);
-        process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
+        process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : diagnosis.checks.complete ? EXIT.OK : EXIT.INCOMPLETE;
       }),
     );
 }

@@ -23,7 +23,7 @@ import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, type IndexContext } from './findings-index';
 import { sequenceFinding } from './findings-sequence';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
-import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
+import { evidenceFindings, noStoreFinding, indexStateUnknownFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
 import { nextKeyExamples } from './next-keys';
 import { configVersionFindings, type VersionView } from './findings-version';
@@ -165,18 +165,26 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       if (rootDone.has(root)) continue;
       const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe, version);
       const used = allTargets.some((t) => t.root === root);
-      if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
+      if (!used && !config) fs.push(indexStateUnknownFinding(root));
+      else if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       pushAll(storeFindings, fs);
     }
     // with no store at all, NO_STORE already says what the one problem says
     if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
+  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, allTargets, evidence) };
 }
 
-function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
+function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], all: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
+  const roots = report.roots.map((r) => ({
+    bucket: r.bucket,
+    path: r.path,
+    index: config || all.some((t) => t.root === r) ? ('known' as const) : ('unknown' as const),
+  }));
   return {
+    roots,
+    complete: roots.every((r) => r.index === 'known'),
     store: report.roots.length > 0,
     config: config ? config.files : null,
     outputs: targets.map((t) => {

@@ -36,7 +36,7 @@ function Mark({ ok }: { ok: boolean }) {
 
 /** True when the checks leave out something that could hide a problem. */
 export function checksIncomplete(c: DiagnosisChecks): boolean {
-  return !c.store || !c.config || c.outputs.some((o) => !LISTING[o.listing].ok);
+  return !c.store || !c.config || !c.complete || c.outputs.some((o) => !LISTING[o.listing].ok);
 }
 
 /** A path on the engine's machine, or an upload: the two ways a file reaches the engine. */
@@ -133,6 +133,16 @@ export function ChecksPanel({ checks }: { checks: DiagnosisChecks }) {
             />
           )}
         </li>
+        {checks.roots
+          .filter((r) => r.index === 'unknown')
+          .map((r) => (
+            <li key={r.path} className="check-row" data-testid={`check-root-${r.bucket}`}>
+              <span>
+                <Mark ok={false} /> Bucket evidence for <code>{r.bucket}</code>: index state unknown — load the config (its S3 output for bucket{' '}
+                <code>{r.bucket}</code>), then list or import a listing of <code>{r.bucket}</code>
+              </span>
+            </li>
+          ))}
         {checks.outputs.map((o) => (
           <li key={o.id} className="check-output">
             <div className="check-output-head">

@@ -268,7 +268,30 @@ describe('store contents', () => {
     // no config, no listing: the persisted value is only a lower bound, nothing is called safe
     expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex, o.lowerBoundNextIndex])).toEqual([[2, 'a', 9, null, 9]]);
     expect(d.outputs[0].findings.find((f) => f.code === 'NO_EVIDENCE')!.data).toEqual({ reason: 'no-config' });
-    expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'ROOT_NOT_FOUND']);
+    // root c has no seq_index and no sequence/: its index state is unknown (issue 18 case 5)
+    expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'INDEX_STATE_UNKNOWN']);
+  });
+
+  it('without a config a root without sequence/ is INDEX_STATE_UNKNOWN, never "no findings"; the checks name its bucket', () => {
+    const d = diagnose({ report: report(root('logs-bucket'), root('b', { markers: ['m'] })), config: null });
+    const f = d.storeFindings.filter((x) => x.code === 'INDEX_STATE_UNKNOWN');
+    expect(f.map((x) => [x.severity, x.summary])).toEqual([
+      ['warning', 'Index state of root logs-bucket unknown: if an output on this root uses $INDEX, a graceful stop deleted its index (sequence/ is missing).'],
+      ['warning', 'Index state of root b unknown: sequence/ holds no seq_index file, and without the config it is unknown whether an output uses $INDEX here.'],
+    ]);
+    expect(f[0].next.map((n) => n.request)).toEqual([
+      { name: 'config.load', input: {} },
+      { name: 'evidence.importOffline', input: { kind: 'listing', bucket: 'logs-bucket' } },
+    ]);
+    expect(d.checks.roots).toEqual([
+      { bucket: 'logs-bucket', path: '/data/store/logs-bucket', index: 'unknown' },
+      { bucket: 'b', path: '/data/store/b', index: 'unknown' },
+    ]);
+    expect(d.checks.complete).toBe(false);
+    // a root an inferred output uses (its seq_index file) is known
+    const known = diagnose({ report: report(root('a', { seqIndex: [seq(0, 3)] })), config: null });
+    expect(known.storeFindings.map((x) => x.code)).toEqual([]);
+    expect(known.checks).toMatchObject({ roots: [{ bucket: 'a', index: 'known' }], complete: true });
   });
 
   it('ROOT_NOT_FOUND when the config bucket has no root in the store', async () => {
