@@ -156,10 +156,25 @@ export interface OutputDiagnosis {
  * format, or the format has no `$INDEX`).
  */
 export interface IndexEvidence {
-  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable';
+  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable' | 'stale';
   /** `window`: the earliest key time the listing is complete for. */
   from?: string;
   text: string;
+  /** When the listing was taken (live: when it finished; offline: the file time), when known. */
+  listedAt?: string;
+}
+
+/**
+ * What makes bucket evidence stale (`coverage: 'stale'`: nothing is called safe on it): a write
+ * Store Doctor itself made to the bucket after the listing (replay, multipart, recover-versions),
+ * or an age above `maxAgeMs`.
+ */
+export interface EvidenceFreshness {
+  /** The tool's own last write per bucket: when, and which action. */
+  bucketWrites?: Record<string, { at: string; action: string }>;
+  /** Evidence older than this (by its `listedAt`) is stale; none: no age limit. */
+  maxAgeMs?: number;
+  now?: Date;
 }
 
 /** What a diagnosis looked at, so no view reads "nothing wrong" into what was not checked. */

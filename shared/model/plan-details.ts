@@ -24,7 +24,7 @@ export interface IndexPlanDetails {
 export interface UsedIndexEvidence {
   outputId: number;
   /** How far the listing went (the diagnosis' `indexEvidence.coverage`) and its sentence. */
-  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable';
+  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable' | 'stale';
   text: string;
   /** When the listing was taken; null when not known. */
   listedAt: string | null;

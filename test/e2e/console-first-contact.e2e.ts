@@ -106,7 +106,7 @@ describe('first contact and the support case', () => {
       .getByLabel(/path on the Store Doctor host/)
       .fill(LISTING);
     await checks.getByTestId('check-listing-0').getByRole('button', { name: 'Read' }).click();
-    await page.getByText('✓ Bucket evidence: complete listing').waitFor();
+    await page.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
     // back on the diagnosis, which now compares the index with the bucket
     await expect(page.getByRole('heading', { name: 'Overview' }).count()).resolves.toBe(1);
     await page.locator('[data-code="INDEX_BEHIND_BUCKET"]').waitFor();

@@ -7,6 +7,7 @@
 import type {
   Diagnosis,
   DiagnosisChecks,
+  EvidenceFreshness,
   FluentBitConfig,
   FluentBitVersionGiven,
   Finding,
@@ -39,6 +40,8 @@ export interface DiagnoseInput {
   outputId?: number;
   /** The Fluent Bit version set on the store (given, or read from its binary); without it the store tells what it can. */
   fluentBit?: FluentBitVersionGiven | null;
+  /** What makes evidence stale: the tool's own bucket writes, an age limit. */
+  freshness?: EvidenceFreshness;
 }
 
 export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
@@ -74,7 +77,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
 
   // first every output's bucket and index: OUTPUT_ID_MISMATCH names the value of another output
   const buckets = new Map(targets.map((t) => [t.id, analyzeBucket(t.keyFormat, t.tagDelimiters, evidence.get(t.id) ?? null)]));
-  const covers = new Map(targets.map((t) => [t.id, indexEvidenceOf(t, evidence.get(t.id) ?? null)]));
+  const covers = new Map(targets.map((t) => [t.id, indexEvidenceOf(t, evidence.get(t.id) ?? null, input.freshness)]));
   const seqOf = (t: Target) => t.root?.seqIndex.find((s) => s.outputId === t.id) ?? null;
   const persistedOf = (t: Target) => {
     const seq = seqOf(t);
@@ -173,10 +176,23 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, allTargets, evidence) };
+  return {
+    at: at.toISOString(),
+    fluentBit: version.info,
+    outputs,
+    storeFindings,
+    checks: checksOf(report, config, targets, allTargets, evidence, input.freshness),
+  };
 }
 
-function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], all: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
+function checksOf(
+  report: StoreReport,
+  config: FluentBitConfig | null,
+  targets: Target[],
+  all: Target[],
+  evidence: Map<number, S3Evidence>,
+  freshness?: EvidenceFreshness,
+): DiagnosisChecks {
   const roots = report.roots.map((r) => ({
     bucket: r.bucket,
     path: r.path,
@@ -192,7 +208,7 @@ function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: 
       return {
         id: t.id,
         displayName: t.displayName,
-        listing: indexEvidenceOf(t, ev).coverage,
+        listing: indexEvidenceOf(t, ev, freshness).coverage,
         versions: !!ev?.versions,
         multipart: !!ev?.multipartUploads,
       };

@@ -51,7 +51,7 @@ export const changeSchema = z.discriminatedUnion('kind', [
 /** The `$INDEX` evidence an action rested on (shared/model UsedIndexEvidence): what its undo is judged against. */
 export const usedEvidenceSchema = z.strictObject({
   outputId: uint32,
-  coverage: z.enum(['complete', 'window', 'incomplete', 'none', 'unusable']),
+  coverage: z.enum(['complete', 'window', 'incomplete', 'none', 'unusable', 'stale']),
   text,
   listedAt: at.nullable(),
   highestIndex: size.nullable(),

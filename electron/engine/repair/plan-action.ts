@@ -19,6 +19,7 @@ import type {
 } from '../../../shared/model';
 import * as path from 'node:path';
 import { parseKey } from '../../../shared/keyformat';
+import { highestLabel } from '../../../shared/evidence-scope';
 import { selectTargets, type Target } from '../diagnose/targets';
 import { planIndexRepair } from './index-repair';
 import { planMultipart, type MultipartDecision } from './multipart';
@@ -106,7 +107,9 @@ function sourceFlags(ctx: DiagnosisContext) {
 /** Where the index values of an output come from, for a plan's `why`. */
 function indexWhy(out: OutputDiagnosis | null): string[] {
   if (!out) return [];
-  const lines = [`Highest $INDEX in the bucket: ${out.highestIndexInBucket ?? 'none found'}; persisted next index: ${out.persistedNextIndex ?? 'none'}.`];
+  const lines = [
+    `Highest $INDEX ${highestLabel(out.indexEvidence)}: ${out.highestIndexInBucket ?? 'none found'} (${out.indexEvidence.text}); persisted next index: ${out.persistedNextIndex ?? 'none'}.`,
+  ];
   for (const f of out.findings.filter((f) => f.severity === 'critical' || f.severity === 'error')) lines.push(`${f.code}: ${f.summary}`);
   return lines;
 }

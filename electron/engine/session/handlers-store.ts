@@ -106,7 +106,11 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
   return {
     'app.info': async () => ({ version: ctx.version, door: ctx.door, demoAvailable: demoAvailable(ctx.demoDir) }),
 
-    'store.open': async (input, ec) => toOpened(await openStore(ctx, input.path, ec, { records: input.records })),
+    'store.open': async (input, ec) => {
+      const opened = await openStore(ctx, input.path, ec, { records: input.records });
+      if (input.evidenceMaxAgeMinutes !== undefined) opened.evidenceMaxAgeMs = input.evidenceMaxAgeMinutes * 60_000;
+      return toOpened(opened);
+    },
 
     'store.openDemo': async (_input, ec) => {
       const demo = readDemo(ctx.demoDir);

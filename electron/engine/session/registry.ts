@@ -35,6 +35,10 @@ export interface StoreSession {
   offlineDocs: Map<number, OfflineDocument[]>;
   /** Removes what the session made for this store (the temp folder of a demo copy) when it is closed. */
   cleanup: (() => void) | null;
+  /** The tool's own last write per bucket (replay, multipart, recover-versions): evidence listed before it is stale. */
+  bucketWrites: Record<string, { at: string; action: string }>;
+  /** Evidence older than this is stale (`store.open` `evidenceMaxAgeMinutes`); null: no age limit. */
+  evidenceMaxAgeMs: number | null;
 }
 
 export class SessionRegistry {
@@ -72,6 +76,8 @@ export class SessionRegistry {
       stopWatch: null,
       offlineDocs: new Map(),
       cleanup: null,
+      bucketWrites: {},
+      evidenceMaxAgeMs: null,
     };
     this.sessions.set(session.storeId, session);
     this.confinement.add(init.path);

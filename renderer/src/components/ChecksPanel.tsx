@@ -13,8 +13,9 @@ import { useEvidence, type ImportedDoc } from '../state/evidence';
 import { useSession } from '../state/session';
 
 const LISTING: Record<DiagnosisChecks['outputs'][number]['listing'], { ok: boolean; text: string }> = {
-  complete: { ok: true, text: 'complete listing' },
-  window: { ok: true, text: 'focused listing (complete for the restart window)' },
+  complete: { ok: true, text: 'full listing (every key the key format can reach)' },
+  window: { ok: true, text: 'focused listing (complete for the partitions a restart can reach; older keys not listed)' },
+  stale: { ok: false, text: 'STALE listing: older than a write Store Doctor made to the bucket, or than the age limit — list again' },
   incomplete: { ok: false, text: 'incomplete listing' },
   none: { ok: false, text: 'not listed' },
   unusable: { ok: false, text: 'keys cannot be matched (no key format or no $INDEX)' },

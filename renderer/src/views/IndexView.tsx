@@ -1,4 +1,5 @@
 /** Index & S3: live listing (with its resolved S3 target) or offline listing import, the index-vs-time chart, collision analysis with a worked example. */
+import { highestLabel } from '../../../shared/evidence-scope';
 import { listLive } from '../actions/evidence';
 import type { OutputDiagnosis } from '../../../shared/model';
 import { OfflineImport } from '../components/OfflineImport';
@@ -96,7 +97,7 @@ export function IndexView() {
               <dd>{out.persistedNextIndexText ?? (out.persistedNextIndex == null ? 'missing' : formatCount(out.persistedNextIndex))}</dd>
             </div>
             <div>
-              <dt>Highest index in bucket</dt>
+              <dt>Highest index {highestLabel(out.indexEvidence)}</dt>
               <dd>{out.highestIndexInBucketText ?? formatCount(out.highestIndexInBucket)}</dd>
             </div>
             <div>

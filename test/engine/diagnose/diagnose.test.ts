@@ -307,3 +307,78 @@ describe('store contents', () => {
     expect(diagnose({ report: r, config }).outputs[0]).toMatchObject({ rootPath: '/snap/two/b', persistedNextIndex: 2 });
   });
 });
+
+describe('evidence with a scope and an age (issue 18)', () => {
+  const keys: [string, string][] = [
+    ['app/2026/11/29/0', '2026-11-29T10:00:00.000Z'],
+    ['app/2026/11/29/1', '2026-11-29T10:01:00.000Z'],
+  ];
+  const at = new Date('2026-11-29T12:00:00.000Z');
+
+  it('a listing older than a write the tool made to the bucket is stale: nothing is called safe on it', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const r = report(root('b'));
+    const ev = evidence(keys, { listedAt: '2026-11-29T11:00:00.000Z' });
+    const fresh = diagnose({
+      report: r,
+      config,
+      evidence: { 0: ev },
+      at,
+      freshness: { bucketWrites: { other: { at: '2026-11-29T11:30:00.000Z', action: 'replay' } } },
+    });
+    expect(fresh.outputs[0]).toMatchObject({ safeNextIndex: 2, indexEvidence: { coverage: 'complete', listedAt: '2026-11-29T11:00:00.000Z' } });
+    expect(fresh.outputs[0].indexEvidence.text).toBe('a complete offline listing of bucket b (listing.json, file time 2026-11-29T11:00:00.000Z)');
+
+    const stale = diagnose({
+      report: r,
+      config,
+      evidence: { 0: ev },
+      at,
+      freshness: { bucketWrites: { b: { at: '2026-11-29T11:30:00.000Z', action: 'replay' } } },
+    });
+    expect(stale.outputs[0].safeNextIndex).toBeNull();
+    expect(stale.outputs[0].indexEvidence.coverage).toBe('stale');
+    expect(stale.outputs[0].indexEvidence.text).toMatch(
+      /^stale evidence: Store Doctor's replay wrote to bucket b at 2026-11-29T11:30:00.000Z, after this listing \(taken 2026-11-29T11:00:00.000Z\): list again/,
+    );
+    expect(stale.checks.outputs[0].listing).toBe('stale');
+    // evidence without a time is older than any write the tool made
+    const untimed = diagnose({
+      report: r,
+      config,
+      evidence: { 0: evidence(keys) },
+      at,
+      freshness: { bucketWrites: { b: { at: '2026-11-29T11:30:00.000Z', action: 'multipart' } } },
+    });
+    expect(untimed.outputs[0].indexEvidence.coverage).toBe('stale');
+  });
+
+  it('a listing older than the age limit is stale; younger is not', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const ev = evidence(keys, { listedAt: '2026-11-29T11:00:00.000Z' });
+    const d = (minutes: number) =>
+      diagnose({
+        report: report(root('b')),
+        config,
+        evidence: { 0: ev },
+        at,
+        freshness: { maxAgeMs: minutes * 60_000, now: new Date('2026-11-29T11:45:00.000Z') },
+      });
+    expect(d(60).outputs[0].indexEvidence.coverage).toBe('complete');
+    expect(d(30).outputs[0].indexEvidence).toMatchObject({ coverage: 'stale' });
+    expect(d(30).outputs[0].indexEvidence.text).toMatch(/taken 2026-11-29T11:00:00.000Z, 45 min ago, older than the limit of 30 min: list again/);
+  });
+
+  it('a focused live listing says its scope: the highest index is the highest in the listed partitions, and why that is enough', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const ev = evidence(keys, { source: 'live', coverage: 'focused', focus: { since: '2026-11-29T00:00:00.000Z', at: at.toISOString() } });
+    const e = diagnose({ report: report(root('b')), config, evidence: { 0: ev }, at }).outputs[0].indexEvidence;
+    expect(e.coverage).toBe('window');
+    expect(e.text).toMatch(
+      /^a focused listing of bucket b, complete for keys dated 2026-11-29T00:00:00.000Z or later .* enough for the next index, because the key format's time partitions/,
+    );
+    expect(e.text).toMatch(/the highest \$INDEX is the highest in the listed partitions, older keys were not listed$/);
+    const full = diagnose({ report: report(root('b')), config, evidence: { 0: { ...ev, coverage: 'full', focus: undefined } }, at }).outputs[0].indexEvidence;
+    expect(full).toMatchObject({ coverage: 'complete', text: 'a full listing of bucket b (every key the key format can reach)' });
+  });
+});
