@@ -55,6 +55,15 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     // $INDEX values are allocated only from bucket evidence (the same rule in every door)
     await page.getByRole('button', { name: 'List and compare' }).click();
     await page.getByTestId('evidence-summary').waitFor();
+    // the key format is time-partitioned: a focused listing, which says its window and its time (issue 18)
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(
+      /^Focused listing: keys from \d{4}-\S+ on and the newest partition of each tag \(older keys not listed\); taken \d{4}-/,
+    );
+    // "List every key" (the CLI's --full-listing) lists again, as a task
+    const firstTaken = (await page.getByTestId('evidence-kind').textContent())!;
+    await page.getByRole('button', { name: 'List every key' }).click();
+    await expect.poll(() => page.getByTestId('evidence-kind').textContent(), { timeout: 60_000, interval: 100 }).not.toBe(firstTaken);
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(/^Full listing: every key the key format can reach; taken \d{4}-/);
     await page
       .getByRole('navigation', { name: 'Views' })
       .getByRole('button', { name: /^Replay/ })
@@ -72,6 +81,14 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await result.waitFor({ timeout: 60_000 });
     await expect(result.textContent()).resolves.toContain('Applied');
     await screenshot(page, '10-replay-done');
+    // our own replay made the listing stale: the app lists the bucket again by itself, and the
+    // new listing holds the replayed objects (never the pre-replay listing)
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /^Index & S3/ })
+      .click();
+    await expect.poll(() => page.getByTestId('evidence-summary').textContent(), { timeout: 60_000, interval: 100 }).toMatch(new RegExp(`: ${planned} objects`));
+    expect(await page.getByTestId('evidence-kind').textContent()).not.toMatch(/stale/);
 
     const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket }));
     expect(listed.KeyCount ?? 0).toBeGreaterThanOrEqual(1);

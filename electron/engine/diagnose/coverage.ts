@@ -59,6 +59,11 @@ function coverageOf(target: Target, ev: S3Evidence | null): IndexEvidence {
       text: `a focused listing of bucket ${target.bucket}, complete for keys dated ${ev.focus.since} or later and the newest partition of each tag — enough for the next index, because the key format's time partitions keep a restart at ${ev.focus.at} and the buffered data from making any older key; the highest $INDEX is the highest in the listed partitions, older keys were not listed`,
     };
   }
+  if (ev.coverage === 'focused')
+    return {
+      coverage: 'incomplete',
+      text: `a focused listing of bucket ${target.bucket} whose window is not known: keys it did not reach may use higher $INDEX values`,
+    };
   if (ev.source === 'offline')
     return {
       coverage: 'complete',

@@ -27,6 +27,14 @@ function Connection() {
       <ConnectionFields />
       <button type="submit" className="primary" disabled={busy != null}>
         {busy === 'live' ? 'Listing…' : 'List and compare'}
+      </button>{' '}
+      <button
+        type="button"
+        disabled={busy != null}
+        title="A full listing: every key the key format can reach, also the partitions a focused listing leaves out"
+        onClick={() => void listLive({ fullListing: true })}
+      >
+        List every key
       </button>
     </form>
   );
@@ -77,6 +85,20 @@ export function IndexView() {
             {evidence.multipartUploads ? `, ${formatCount(evidence.multipartUploads.length)} multipart uploads` : ''}
             {evidence.source === 'live' ? ` in ${formatCount(evidence.requests)} requests` : ''}.{' '}
             {!evidence.complete && <Badge kind="warning">incomplete</Badge>}
+          </p>
+          <p className="small" data-testid="evidence-kind">
+            {evidence.source === 'offline'
+              ? `Offline file(s): ${evidence.scope.join(', ')}`
+              : evidence.coverage === 'focused'
+                ? `Focused listing: keys from ${evidence.focus?.since ?? '?'} on and the newest partition of each tag (older keys not listed)`
+                : 'Full listing: every key the key format can reach'}
+            {evidence.listedAt ? `; taken ${evidence.listedAt}` : '; time unknown'}
+            {out?.indexEvidence.coverage === 'stale' && (
+              <>
+                {' '}
+                <Badge kind="error">stale</Badge> <span className="small">{out.indexEvidence.text}</span>
+              </>
+            )}
           </p>
           <p className="muted small">Scope: {evidence.scope.join(', ') || '—'}</p>
           {evidence.notes.map((n, i) => (
