@@ -81,6 +81,10 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await result.waitFor({ timeout: 60_000 });
     await expect(result.textContent()).resolves.toContain('Applied');
     await screenshot(page, '10-replay-done');
+    // the rows show the state after the run, not the plan (issue 18 case 4)
+    const states = await table.locator('tbody tr .badge').allTextContents();
+    expect(states).toHaveLength(planned);
+    expect(new Set(states)).toEqual(new Set(['done']));
     // our own replay made the listing stale: the app lists the bucket again by itself, and the
     // new listing holds the replayed objects (never the pre-replay listing)
     await page

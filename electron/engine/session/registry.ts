@@ -30,6 +30,11 @@ export interface StoreSession {
   lastChangeAt: string | null;
   /** While a repair writes (and shortly after), changes to these paths are our own. */
   ownWrites: { paths: Set<string>; until: number } | null;
+  /**
+   * Paths the tool's own writes removed (replayed chunks moved out, records deleted): a change
+   * reported for one of them while it is still gone is ours, however late the watch reports it.
+   */
+  ownGone: Set<string>;
   stopWatch: (() => Promise<void> | void) | null;
   /** Offline documents imported so far, per output id (-1: not tied to one), so a later import can add to them. */
   offlineDocs: Map<number, OfflineDocument[]>;
@@ -73,6 +78,7 @@ export class SessionRegistry {
       changedSinceScan: false,
       lastChangeAt: null,
       ownWrites: null,
+      ownGone: new Set(),
       stopWatch: null,
       offlineDocs: new Map(),
       cleanup: null,
