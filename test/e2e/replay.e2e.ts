@@ -85,6 +85,8 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     const states = await table.locator('tbody tr .badge').allTextContents();
     expect(states).toHaveLength(planned);
     expect(new Set(states)).toEqual(new Set(['done']));
+    // a replay cannot be undone (its objects are in the bucket): no undo is offered that would be refused
+    expect(await page.getByRole('button', { name: 'Undo this change…' }).count()).toBe(0);
     // our own replay made the listing stale: the app lists the bucket again by itself, and the
     // new listing holds the replayed objects (never the pre-replay listing)
     await page

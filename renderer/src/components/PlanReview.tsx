@@ -227,7 +227,8 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           ))}
           <div className="row-form">
             {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
-            {result.undoId && result.action !== 'undo' && (
+            {/* a replay's journal entry is not undoable (its objects are in the bucket): no button that would be refused */}
+            {result.undoId && result.action !== 'undo' && result.action !== 'replay' && (
               <button type="button" onClick={() => void planUndo(flow)}>
                 Undo this change…
               </button>
