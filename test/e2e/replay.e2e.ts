@@ -10,6 +10,9 @@ import { s3Enabled, testS3 } from '../support/s3';
 import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
 import { useTestS3Credentials } from './support/s3-env';
 import { backlogStore } from './support/backlog';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the UI to local S3', () => {
   let host: RunningHost;
@@ -98,6 +101,50 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
 
     const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket }));
     expect(listed.KeyCount ?? 0).toBeGreaterThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("an offline listing is stale after the app's own replay to that bucket: the checklist says so (issue 18)", async () => {
+    const s3 = testS3();
+    const bucket = await s3.createBucket('e2e-stale');
+    const dir = path.join(tmp.dir, 'stale');
+    await mkdir(dir, { recursive: true });
+    const { storeDir, confPath } = await backlogStore(dir, bucket, s3.endpoint);
+    // the bucket is empty: a complete listing of it, as `aws s3api list-objects-v2` writes it
+    const listing = path.join(dir, 'listing.json');
+    await writeFile(listing, JSON.stringify({ Name: bucket, Prefix: '', KeyCount: 0, MaxKeys: 1000, IsTruncated: false }));
+
+    const { page, errors } = await newPage(browser);
+    await page.goto(host.url);
+    await toOpenView(page);
+    await openPath(page, storeDir);
+    await loadConfigFromChecklist(page, confPath);
+    const checks = page.getByTestId('checks');
+    await checks
+      .getByTestId('check-listing-0')
+      .getByLabel(/path on the Store Doctor host/)
+      .fill(listing);
+    await checks.getByTestId('check-listing-0').getByRole('button', { name: 'Read' }).click();
+    await page.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
+
+    await go(page, 'Replay');
+    await page.getByLabel('Endpoint').fill(s3.endpoint);
+    await page.getByLabel('Region').fill(s3.region);
+    await page.getByLabel('Path-style addressing').check();
+    await page.getByLabel(/Include the active/).check();
+    await page.getByRole('button', { name: 'Plan replay' }).click();
+    await page.getByTestId('replay-table').waitFor();
+    await page.getByLabel('Bucket name to confirm').fill(bucket);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    await expect(page.getByTestId('apply-result').textContent()).resolves.toContain('Applied');
+
+    // the listing was taken before our own write to the bucket: stale in the checklist, and no safe value on it
+    await go(page, 'Overview');
+    await checks.getByText(/✗ Bucket evidence: STALE listing/).waitFor();
+    await go(page, 'Index & S3');
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(/stale.*Store Doctor's replay wrote to bucket/);
+    await screenshot(page, 'issue18-stale-after-replay');
     expect(errors).toEqual([]);
     await page.context().close();
   });
