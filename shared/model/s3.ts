@@ -46,6 +46,8 @@ export interface S3Evidence {
   listedPrefixes?: string[];
   /** When the listing was taken (live: when it finished; offline: the file's modification time). */
   listedAt?: string;
+  /** The door it came through (cli, host, electron), set by the session that took it. */
+  door?: 'cli' | 'host' | 'electron';
 }
 
 export interface S3ConnectionOptions {

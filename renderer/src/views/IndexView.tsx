@@ -93,6 +93,7 @@ export function IndexView() {
                 ? `Focused listing: keys from ${evidence.focus?.since ?? '?'} on and the newest partition of each tag (older keys not listed)`
                 : 'Full listing: every key the key format can reach'}
             {evidence.listedAt ? `; taken ${evidence.listedAt}` : '; time unknown'}
+            {evidence.door ? ` (through the ${evidence.door === 'cli' ? 'command line' : evidence.door === 'host' ? 'web console' : 'desktop app'})` : ''}
             {out?.indexEvidence.coverage === 'stale' && (
               <>
                 {' '}
