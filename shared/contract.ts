@@ -87,7 +87,14 @@ const planId = z.string().regex(/^plan-[0-9a-f]{24}$/, 'not a plan id');
 export const requestSchemas = {
   'app.info': z.object({}).strict(),
   /** `records: false` reads chunk headers only (faster; no record counts). */
-  'store.open': z.object({ path, records: z.boolean().optional() }).strict(),
+  'store.open': z
+    .object({
+      path,
+      records: z.boolean().optional(),
+      /** Bucket evidence older than this is stale: nothing is called safe on it until it is listed again. */
+      evidenceMaxAgeMinutes: z.number().int().min(1).max(525_600).optional(),
+    })
+    .strict(),
   'store.openDemo': z.object({}).strict(),
   /** The demo extracted into a new temp folder (writable, so Repair and Undo can be tried), opened with its config and listing. */
   'store.openDemoCopy': z.object({}).strict(),

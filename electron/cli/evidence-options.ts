@@ -28,6 +28,7 @@ export function addEvidenceOptions(cmd: Command): Command {
     .option('--endpoint <url>', "S3 endpoint for --live (default: the output's endpoint)")
     .addOption(new Option('--path-style', 'path-style bucket addressing for --live (default: on with an endpoint, as Fluent Bit)'))
     .option('--full-listing', 'with --live: list every key of the format, not only the time window a restart can collide with')
+    .option('--max-evidence-age <minutes>', 'bucket evidence older than this (a listing file by its time) is stale: nothing is called safe on it')
     .option('--at <ISO time>', 'assumed restart time for the overwrite check, UTC unless it has a zone (default: now)')
     .option('--fluent-bit-version <x.y.z>', 'the Fluent Bit version that runs this store (default: what the store shows; docs/fluent-bit-versions.md)')
     .option('--fluent-bit-bin <path>', 'read the version from this Fluent Bit binary (`<path> --version`; never a file inside the store)');
@@ -45,6 +46,7 @@ export interface EvidenceCliOptions {
   endpoint?: string;
   pathStyle?: boolean;
   fullListing?: boolean;
+  maxEvidenceAge?: string;
   at?: string;
   fluentBitVersion?: string;
   fluentBitBin?: string;
@@ -61,6 +63,8 @@ export interface EvidenceSources {
   multipart: string[];
   live: S3ConnectionOptions | null;
   fullListing: boolean;
+  /** `--max-evidence-age`: minutes. */
+  maxEvidenceAgeMinutes?: number;
   at?: string;
   /** `--fluent-bit-version` (x.y.z) or `--fluent-bit-bin` (absolute path). */
   fluentBitVersion?: string;
@@ -96,6 +100,12 @@ export function readEvidenceOptions(opts: EvidenceCliOptions): EvidenceSources {
     }
     out.live = { profile: opts.profile, region: opts.region, endpoint: opts.endpoint, pathStyle: opts.pathStyle };
     out.fullListing = !!opts.fullListing;
+  }
+  if (opts.maxEvidenceAge !== undefined) {
+    const m = opts.maxEvidenceAge.trim();
+    if (!/^\d{1,6}$/.test(m) || Number(m) < 1 || Number(m) > 525_600)
+      throw new CliError(`--max-evidence-age ${opts.maxEvidenceAge}: give whole minutes, 1 to 525600`, EXIT.USAGE);
+    out.maxEvidenceAgeMinutes = Number(m);
   }
   if (opts.at !== undefined) {
     const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -136,6 +146,7 @@ export function evidenceArgs(src: EvidenceSources): string[] {
     if (src.live.pathStyle) args.push('--path-style');
     if (src.fullListing) args.push('--full-listing');
   }
+  if (src.maxEvidenceAgeMinutes !== undefined) args.push('--max-evidence-age', String(src.maxEvidenceAgeMinutes));
   return args;
 }
 
@@ -166,7 +177,11 @@ export async function openDiagnosed(
   const src = readEvidenceOptions(opts);
   const work = { signal, onProgress: showProgress };
   try {
-    const opened = await session.call('store.open', { path: store }, work);
+    const opened = await session.call(
+      'store.open',
+      { path: store, ...(src.maxEvidenceAgeMinutes !== undefined ? { evidenceMaxAgeMinutes: src.maxEvidenceAgeMinutes } : {}) },
+      work,
+    );
     const storeId = opened.storeId;
     if (src.fluentBitVersion || src.fluentBitBin)
       await session.call('store.fluentBitVersion', { storeId, ...(src.fluentBitBin ? { binary: src.fluentBitBin } : { version: src.fluentBitVersion }) });

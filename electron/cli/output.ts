@@ -20,6 +20,8 @@ export const EXIT = {
   REFUSED: 5,
   /** multipart: uploads (or records) left unsettled — nothing, or not everything, was done. */
   UNSETTLED: 6,
+  /** diagnose: no critical or error finding, but a root's index state is unknown (no config): not an all-clear. */
+  INCOMPLETE: 7,
 } as const;
 
 export class CliError extends Error {

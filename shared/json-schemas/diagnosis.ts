@@ -16,9 +16,9 @@ const isoTime = z.string().describe('ISO-8601 time, UTC');
 
 export const severitySchema = z.enum(['critical', 'error', 'warning', 'info']);
 export const coverageSchema = z
-  .enum(['complete', 'window', 'incomplete', 'none', 'unusable'])
+  .enum(['complete', 'window', 'incomplete', 'none', 'unusable', 'stale'])
   .describe(
-    'how far the bucket evidence goes: complete (every reachable key listed), window (complete for keys dated `from` on), incomplete (listing cut), none (no listing), unusable (keys cannot be matched)',
+    'how far the bucket evidence goes: complete (a full listing: every reachable key listed), window (a focused listing: complete for keys dated `from` on), incomplete (listing cut), none (no listing), unusable (keys cannot be matched), stale (older than a write Store Doctor made to the bucket, or than the age limit: list again)',
   );
 
 const outputRef = z.number().int().min(0).optional();
@@ -93,6 +93,18 @@ export const checksSchema = z
         })
         .loose(),
     ),
+    roots: z
+      .array(
+        z
+          .object({
+            bucket: z.string().describe("the root's folder name: the bucket"),
+            path: z.string(),
+            index: z.enum(['known', 'unknown']).describe('unknown: no config and no seq_index file (INDEX_STATE_UNKNOWN)'),
+          })
+          .loose(),
+      )
+      .describe('every bucket root and whether its $INDEX state is known'),
+    complete: z.boolean().describe("false while a root's index state is unknown: the result is incomplete (diagnose exits 7)"),
   })
   .loose()
   .describe('what the diagnosis looked at: never read "no findings" into what was not checked');
@@ -119,7 +131,13 @@ function outputShape<F extends z.ZodType>(finding: F) {
       keyFormat: z.string().describe('s3_key_format ("" when unknown: no config)'),
       rootPath: z.string().nullable().describe('<store_dir>/<bucket>; null: not in the store'),
       persistedNextIndex: indexNumber.nullable().describe('seq_index_<id> as Fluent Bit reads it; null: missing or unreadable'),
-      highestIndexInBucket: indexNumber.nullable().describe('highest $INDEX in the bucket evidence; null: none'),
+      highestIndexInBucket: indexNumber.nullable().describe('highest $INDEX in the bucket evidence (in what it covers: highestIndexScope); null: none'),
+      highestIndexScope: z
+        .enum(['bucket', 'listed-partitions', 'listed-keys', 'stale-listing', 'not-listed'])
+        .optional()
+        .describe(
+          'what highestIndexInBucket is the highest of: the bucket (a full listing), the listed partitions (a focused listing), the listed keys (an incomplete listing), a stale listing, or nothing listed',
+        ),
       safeNextIndex: z
         .number()
         .int()

@@ -107,7 +107,27 @@ export const planDetailsSchema = z
         noChange: z.boolean(),
       })
       .loose(),
-    z.object({ kind: z.literal('undo'), journal: z.string(), id: z.string().describe('the journal entry undone') }).loose(),
+    z
+      .object({
+        kind: z.literal('undo'),
+        journal: z.string(),
+        id: z.string().describe('the journal entry undone'),
+        atRisk: z
+          .array(
+            z
+              .object({
+                outputId: int,
+                file: z.string(),
+                restored: z.string().nullable().describe('the value the undo puts back; null: the file is removed (Fluent Bit starts at 0)'),
+                highestIndex: int.describe('the highest $INDEX used, per the evidence recorded with the action and the current evidence (in what each covers)'),
+                keys: z.array(z.string()).describe('listed keys with $INDEX >= the value put back (at most 200): overwritten when Fluent Bit makes them again'),
+              })
+              .loose(),
+          )
+          .optional()
+          .describe('index files the undo puts back at or below an index in use: refused without --force while any is listed'),
+      })
+      .loose(),
     replayDetails,
     multipartDetails,
     z

@@ -36,6 +36,8 @@ export const FINDING_CODES = [
   'CONFIG_HTTP_WITHOUT_TLS_OFF',
   /** 1.x with keep-alive connections sent records twice. */
   'CONFIG_KEEPALIVE_DUPLICATES',
+  /** No config and no seq_index file in a root: whether an output there uses `$INDEX` (and lost it) is unknown. */
+  'INDEX_STATE_UNKNOWN',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -154,10 +156,25 @@ export interface OutputDiagnosis {
  * format, or the format has no `$INDEX`).
  */
 export interface IndexEvidence {
-  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable';
+  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable' | 'stale';
   /** `window`: the earliest key time the listing is complete for. */
   from?: string;
   text: string;
+  /** When the listing was taken (live: when it finished; offline: the file time), when known. */
+  listedAt?: string;
+}
+
+/**
+ * What makes bucket evidence stale (`coverage: 'stale'`: nothing is called safe on it): a write
+ * Store Doctor itself made to the bucket after the listing (replay, multipart, recover-versions),
+ * or an age above `maxAgeMs`.
+ */
+export interface EvidenceFreshness {
+  /** The tool's own last write per bucket: when, and which action. */
+  bucketWrites?: Record<string, { at: string; action: string }>;
+  /** Evidence older than this (by its `listedAt`) is stale; none: no age limit. */
+  maxAgeMs?: number;
+  now?: Date;
 }
 
 /** What a diagnosis looked at, so no view reads "nothing wrong" into what was not checked. */
@@ -175,6 +192,14 @@ export interface DiagnosisChecks {
     /** In-progress multipart uploads listed. */
     multipart: boolean;
   }[];
+  /**
+   * Every bucket root (its folder name is the bucket) and whether its `$INDEX` state is known:
+   * `known` when an output (of the config, or inferred from a seq_index file) uses it; `unknown`
+   * without a config and without a seq_index file (INDEX_STATE_UNKNOWN).
+   */
+  roots: { bucket: string; path: string; index: 'known' | 'unknown' }[];
+  /** False while a root's index state is unknown: the result is incomplete (CLI exit 7), never "no findings". */
+  complete: boolean;
 }
 
 /**

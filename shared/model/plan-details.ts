@@ -13,6 +13,25 @@ export interface IndexPlanDetails {
   /** Hex of the bytes at plan time (null = missing); apply refuses when they changed. */
   expectedBeforeHex: string | null;
   noChange: boolean;
+  /** The bucket evidence the value rests on: recorded with the action, so its undo is judged against it too. */
+  evidence?: UsedIndexEvidence;
+}
+
+/**
+ * The `$INDEX` evidence a write rested on, kept in its journal entry: an undo that would put the
+ * index back below what this evidence shows used is refused without force (repair/undo-index.ts).
+ */
+export interface UsedIndexEvidence {
+  outputId: number;
+  /** How far the listing went (the diagnosis' `indexEvidence.coverage`) and its sentence. */
+  coverage: 'complete' | 'window' | 'incomplete' | 'none' | 'unusable' | 'stale';
+  text: string;
+  /** When the listing was taken; null when not known. */
+  listedAt: string | null;
+  /** The highest `$INDEX` the evidence shows used (in what it covers); null: none found. */
+  highestIndex: number | null;
+  /** The listed keys with the highest `$INDEX` values, highest first (at most 200). */
+  keys: { key: string; index: number }[];
 }
 
 export interface RestorePlanDetails {
@@ -43,6 +62,22 @@ export interface UndoPlanDetails {
   kind: 'undo';
   journal: string;
   id: string;
+  /**
+   * Index files the undo would put back below an index the evidence shows used (the evidence
+   * recorded with the action, and the session's current evidence): the keys Fluent Bit would make
+   * again and so overwrite. The undo is refused without force while any is listed.
+   */
+  atRisk?: UndoIndexRisk[];
+}
+
+export interface UndoIndexRisk {
+  outputId: number;
+  file: string;
+  /** What the undo puts back: the value, or null for a missing file (Fluent Bit then starts at 0). */
+  restored: string | null;
+  highestIndex: number;
+  /** Listed keys with `$INDEX` >= the restored value (at most 200), highest first. */
+  keys: string[];
 }
 
 export type ReplayCompression = 'none' | 'gzip';

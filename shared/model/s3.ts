@@ -44,6 +44,10 @@ export interface S3Evidence {
   focus?: { since: string; at: string };
   /** Offline listings: the `Prefix` each listing document was made with (a narrower prefix misses keys). */
   listedPrefixes?: string[];
+  /** When the listing was taken (live: when it finished; offline: the file's modification time). */
+  listedAt?: string;
+  /** The door it came through (cli, host, electron), set by the session that took it. */
+  door?: 'cli' | 'host' | 'electron';
 }
 
 export interface S3ConnectionOptions {

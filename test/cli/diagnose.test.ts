@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,50 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
       expect(Array.isArray(x.evidence)).toBe(true);
     }
     expect(o.findings.find((x: { code: string }) => x.code === 'INDEX_FILE_MISSING').commands.join('\n')).toContain('store-doctor repair-index');
+  });
+
+  it('no config, a bucket root whose sequence/ a graceful stop deleted: INDEX_STATE_UNKNOWN, exit 7 (incomplete), never "no findings"', async () => {
+    const store = f('index-reset', 'store-after-run2.tar.gz');
+    const r = await cli(['diagnose', store]);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).not.toMatch(/no findings/);
+    expect(r.stdout).toMatch(/root fb-index-reset: INDEX STATE UNKNOWN \(no config, no seq_index file\)/);
+    expect(r.stdout).toMatch(
+      /WARNING INDEX_STATE_UNKNOWN: Index state of root fb-index-reset unknown: if an output on this root uses \$INDEX, a graceful stop deleted its index/,
+    );
+    expect(r.stdout).toMatch(/Result: INCOMPLETE — the index state of fb-index-reset is unknown/);
+    const j = await cli(['diagnose', store, '--json']);
+    expect(j.code).toBe(7);
+    const d = JSON.parse(j.stdout);
+    expect(d.checks).toMatchObject({ complete: false, roots: [{ bucket: 'fb-index-reset', index: 'unknown' }] });
+    expect(d.storeFindings.map((x: { code: string }) => x.code)).toContain('INDEX_STATE_UNKNOWN');
+    // with the config the index state is known: the findings decide the exit code
+    expect((await cli(['diagnose', store, '--config', f('index-reset', 'fluent-bit.conf')])).code).toBe(4);
+  });
+
+  it('--max-evidence-age: a listing file older than the limit is stale — no safe index, repair-index refused until listed again', async () => {
+    const listing = path.join(dir, 'old-listing.json');
+    await copyFile(f('index-reset', 's3api-list-objects-v2-after-run2.json'), listing);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(listing, twoHoursAgo, twoHoursAgo);
+    const args = [f('index-reset', 'store-after-run2.tar.gz'), '--config', f('index-reset', 'fluent-bit.conf'), '--listing', listing];
+    const fresh = JSON.parse((await cli(['diagnose', ...args, '--max-evidence-age', '180', '--json'])).stdout);
+    expect(fresh.outputs[0]).toMatchObject({
+      safeNextIndex: 12,
+      highestIndexScope: 'bucket',
+      indexEvidence: { coverage: 'complete', listedAt: twoHoursAgo.toISOString() },
+    });
+    const r = await cli(['diagnose', ...args, '--max-evidence-age', '60', '--json']);
+    const o = JSON.parse(r.stdout).outputs[0];
+    expect(o).toMatchObject({ safeNextIndex: null, highestIndexScope: 'stale-listing', indexEvidence: { coverage: 'stale' } });
+    expect(o.indexEvidence.text).toMatch(/^stale evidence: the listing was taken .*, 120 min ago, older than the limit of 60 min: list again/);
+    const text = await cli(['diagnose', ...args, '--max-evidence-age', '60']);
+    expect(text.stdout).toMatch(/bucket evidence STALE listing \(list again\)/);
+    expect(text.stdout).toMatch(/highest in a stale listing 11/);
+    const rep = await cli(['repair-index', ...args, '--max-evidence-age', '60']);
+    expect(rep.code).toBe(5);
+    expect(rep.stdout).toMatch(/repair-index REFUSED: .*stale evidence: the listing was taken/);
+    expect((await cli(['diagnose', ...args, '--max-evidence-age', 'soon'])).code).toBe(2);
   });
 
   it('crash-during-run after the crash: human output, exit 0 (nothing above warning)', async () => {

@@ -47,11 +47,14 @@ describe('store-doctor repair-index / undo', { timeout: 120_000 }, () => {
     expect(j.plan.steps.at(-1)).toMatchObject({ kind: 'write-file', target: seq(fx.root), after: '12' });
     expect(readFileSync(seq(fx.root), 'latin1')).toBe('12');
 
+    // undoing brings the reset back below the listed index 11 (issue 18): refused (exit 5) unless --force
     const undoDry = await cli(['undo', fx.storeDir]);
-    expect(undoDry.code).toBe(0);
+    expect(undoDry.code).toBe(5);
     expect(undoDry.stdout).toMatch(/delete-file/);
+    expect(undoDry.stdout).toMatch(/undo REFUSED: Undoing repair-index \S+ leaves seq_index_0 missing again .*\$INDEX 11 is already used/);
+    expect((await cli(['undo', fx.storeDir, '--apply'])).code).toBe(5);
     expect(existsSync(seq(fx.root))).toBe(true);
-    const undo = await cli(['undo', fx.storeDir, '--apply']);
+    const undo = await cli(['undo', fx.storeDir, '--apply', '--force']);
     expect(undo.code).toBe(0);
     expect(existsSync(path.join(fx.root, 'sequence'))).toBe(false);
   });

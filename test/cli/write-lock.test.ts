@@ -76,7 +76,8 @@ describe('one writer per root', { timeout: 120_000 }, () => {
     expect(journal.filter((l) => l.type === 'action')).toHaveLength(1);
     expect(existsSync(path.join(fx.root, '.store-doctor', 'write.lock'))).toBe(false); // released
 
-    const undo = await cli(['undo', fx.storeDir, '--apply']);
+    // --force: putting the absence back is below the listed index (refused otherwise, issue 18)
+    const undo = await cli(['undo', fx.storeDir, '--apply', '--force']);
     expect(undo.code, undo.stderr).toBe(0);
     expect(existsSync(path.join(fx.root, 'sequence'))).toBe(false);
   });

@@ -40,7 +40,7 @@ beforeAll(async () => {
     .getByLabel(/path on the Store Doctor host/)
     .fill(LISTING);
   await checks.getByTestId('check-listing-0').getByRole('button', { name: 'Read' }).click();
-  await page.getByText('✓ Bucket evidence: complete listing').waitFor();
+  await page.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
 });
 
 afterAll(async () => {
@@ -57,9 +57,10 @@ describe('writes and pictures', () => {
     await go(page, 'Repair');
     const value = page.getByLabel('Next index', { exact: true });
     await expect(value.inputValue()).resolves.toBe('12');
-    await expect(page.getByTestId('safe-evidence').textContent()).resolves.toBe(
-      `Safe next index 12, from a complete listing of bucket fb-index-reset (${LISTING}).`,
-    );
+    // the evidence says what it is and how old: an offline listing with its file name and time
+    const safeText = (await page.getByTestId('safe-evidence').textContent())!;
+    expect(safeText.startsWith(`Safe next index 12, from a complete offline listing of bucket fb-index-reset (${LISTING}, file time `)).toBe(true);
+    expect(safeText).toMatch(/file time \d{4}-\d\d-\d\dT[\d:.]+Z\)\.$/);
     // below the safe value: refused, the refusal comes first, and the stepper stays on step 1
     await value.fill('5');
     await page.getByRole('button', { name: 'Plan (dry run)' }).click();

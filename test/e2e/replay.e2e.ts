@@ -10,6 +10,9 @@ import { s3Enabled, testS3 } from '../support/s3';
 import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
 import { useTestS3Credentials } from './support/s3-env';
 import { backlogStore } from './support/backlog';
+import { go, loadConfigFromChecklist, openPath, toOpenView } from './support/ui';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the UI to local S3', () => {
   let host: RunningHost;
@@ -55,6 +58,15 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     // $INDEX values are allocated only from bucket evidence (the same rule in every door)
     await page.getByRole('button', { name: 'List and compare' }).click();
     await page.getByTestId('evidence-summary').waitFor();
+    // the key format is time-partitioned: a focused listing, which says its window and its time (issue 18)
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(
+      /^Focused listing: keys from \d{4}-\S+ on and the newest partition of each tag \(older keys not listed\); taken \d{4}-/,
+    );
+    // "List every key" (the CLI's --full-listing) lists again, as a task
+    const firstTaken = (await page.getByTestId('evidence-kind').textContent())!;
+    await page.getByRole('button', { name: 'List every key' }).click();
+    await expect.poll(() => page.getByTestId('evidence-kind').textContent(), { timeout: 60_000, interval: 100 }).not.toBe(firstTaken);
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(/^Full listing: every key the key format can reach; taken \d{4}-/);
     await page
       .getByRole('navigation', { name: 'Views' })
       .getByRole('button', { name: /^Replay/ })
@@ -72,9 +84,67 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await result.waitFor({ timeout: 60_000 });
     await expect(result.textContent()).resolves.toContain('Applied');
     await screenshot(page, '10-replay-done');
+    // the rows show the state after the run, not the plan (issue 18 case 4)
+    const states = await table.locator('tbody tr .badge').allTextContents();
+    expect(states).toHaveLength(planned);
+    expect(new Set(states)).toEqual(new Set(['done']));
+    // a replay cannot be undone (its objects are in the bucket): no undo is offered that would be refused
+    expect(await page.getByRole('button', { name: 'Undo this change…' }).count()).toBe(0);
+    // our own replay made the listing stale: the app lists the bucket again by itself, and the
+    // new listing holds the replayed objects (never the pre-replay listing)
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: /^Index & S3/ })
+      .click();
+    await expect.poll(() => page.getByTestId('evidence-summary').textContent(), { timeout: 60_000, interval: 100 }).toMatch(new RegExp(`: ${planned} objects`));
+    expect(await page.getByTestId('evidence-kind').textContent()).not.toMatch(/stale/);
 
     const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket }));
     expect(listed.KeyCount ?? 0).toBeGreaterThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("an offline listing is stale after the app's own replay to that bucket: the checklist says so (issue 18)", async () => {
+    const s3 = testS3();
+    const bucket = await s3.createBucket('e2e-stale');
+    const dir = path.join(tmp.dir, 'stale');
+    await mkdir(dir, { recursive: true });
+    const { storeDir, confPath } = await backlogStore(dir, bucket, s3.endpoint);
+    // the bucket is empty: a complete listing of it, as `aws s3api list-objects-v2` writes it
+    const listing = path.join(dir, 'listing.json');
+    await writeFile(listing, JSON.stringify({ Name: bucket, Prefix: '', KeyCount: 0, MaxKeys: 1000, IsTruncated: false }));
+
+    const { page, errors } = await newPage(browser);
+    await page.goto(host.url);
+    await toOpenView(page);
+    await openPath(page, storeDir);
+    await loadConfigFromChecklist(page, confPath);
+    const checks = page.getByTestId('checks');
+    await checks
+      .getByTestId('check-listing-0')
+      .getByLabel(/path on the Store Doctor host/)
+      .fill(listing);
+    await checks.getByTestId('check-listing-0').getByRole('button', { name: 'Read' }).click();
+    await page.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
+
+    await go(page, 'Replay');
+    await page.getByLabel('Endpoint').fill(s3.endpoint);
+    await page.getByLabel('Region').fill(s3.region);
+    await page.getByLabel('Path-style addressing').check();
+    await page.getByLabel(/Include the active/).check();
+    await page.getByRole('button', { name: 'Plan replay' }).click();
+    await page.getByTestId('replay-table').waitFor();
+    await page.getByLabel('Bucket name to confirm').fill(bucket);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    await expect(page.getByTestId('apply-result').textContent()).resolves.toContain('Applied');
+
+    // the listing was taken before our own write to the bucket: stale in the checklist, and no safe value on it
+    await go(page, 'Overview');
+    await checks.getByText(/✗ Bucket evidence: STALE listing/).waitFor();
+    await go(page, 'Index & S3');
+    await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(/stale.*Store Doctor's replay wrote to bucket/);
+    await screenshot(page, 'issue18-stale-after-replay');
     expect(errors).toEqual([]);
     await page.context().close();
   });

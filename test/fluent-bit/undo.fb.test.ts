@@ -2,11 +2,14 @@
  * undo with a real Fluent Bit: a SIGKILLed Fluent Bit left its own (right) index K and pending
  * chunks. A repair to another value is undone — byte for byte K again — and so is a repair whose
  * CLI was SIGKILLed in the middle of writing. The next start continues at K, uploads the pending
- * chunks exactly once and overwrites nothing.
+ * chunks exactly once and overwrites nothing. And an undo that would bring a reset back (the
+ * repair created the index a graceful stop had deleted) is refused; forced, its plan named the keys
+ * that Fluent Bit then overwrote (issue 18).
  */
 import { expect, it } from 'vitest';
 import { describeCli } from './support/cli';
-import { bucketRecords, storeRecords } from './support/checks';
+import { overwritten } from './support/bucket';
+import { bucketRecords, highestIndex, keyIndex, storeRecords } from './support/checks';
 import { expectContinuesAt, expectNothingLost } from './support/expect';
 import { persistedIndex, runFluentBit } from './support/scenario';
 import { forEachFluentBit, withLab } from './support/suite';
@@ -42,5 +45,38 @@ forEachFluentBit('undo', (fb) => {
       const run2 = await runFluentBit(lab, lab.writeConfig('run2'), 'run2', { uploads: 3 });
       expectContinuesAt(run2, k, 'run 2');
       await expectNothingLost(lab, before, [...records, ...buffered], 'after run 2');
+    }));
+
+  it('undo of a repair-index that would bring the reset back is refused; forced, its plan named the keys Fluent Bit then overwrote', () =>
+    withLab(fb, 'undo-reset', async (lab) => {
+      const conf = lab.writeConfig('run1');
+      await runFluentBit(lab, conf, 'run1', { uploads: 4 });
+      expect(lab.store().seqIndex, 'the graceful stop deleted sequence/ (precondition)').toEqual([]);
+      const hi = highestIndex((await lab.snapshot()).objects.map((o) => o.key))!;
+      const fix = await lab.cli(['repair-index', lab.storeDir, '--config', conf, '--live', '--apply']);
+      expect(fix.code, describeCli(fix)).toBe(0);
+      expect(persistedIndex(lab)).toBe(hi + 1);
+
+      // the journal recorded the listing: undo alone (no config, no listing) is judged against it
+      const refused = await lab.cli(['undo', lab.storeDir, '--apply']);
+      expect(refused.code, describeCli(refused)).toBe(5);
+      expect(refused.stderr).toMatch(new RegExp(`leaves seq_index_0 missing again .*\\$INDEX ${hi} is already used`));
+      expect(persistedIndex(lab), 'nothing was undone').toBe(hi + 1);
+
+      const forced = await lab.cli(['undo', lab.storeDir, '--apply', '--force', '--json']);
+      expect(forced.code, describeCli(forced)).toBe(0);
+      const risk = JSON.parse(forced.stdout).plan.details.atRisk as { restored: string | null; highestIndex: number; keys: string[] }[];
+      expect(risk.map((r) => [r.restored, r.highestIndex])).toEqual([[null, hi]]);
+      expect(lab.store().seqIndex, 'forced: the reset is back').toEqual([]);
+
+      const before = await lab.snapshot();
+      await runFluentBit(lab, lab.writeConfig('run2'), 'run2', { uploads: 3 });
+      const ow = overwritten(before, await lab.snapshot()).map((o) => o.key);
+      expect(ow.length, 'Fluent Bit restarted at 0 and overwrote objects (what the refusal prevents)').toBeGreaterThan(0);
+      expect(
+        ow.filter((k) => !risk[0].keys.includes(k)),
+        `every overwritten key was named in the plan (named: ${risk[0].keys.join(', ')})`,
+      ).toEqual([]);
+      expect(Math.max(...ow.map((k) => keyIndex(k)!))).toBeLessThanOrEqual(hi);
     }));
 });

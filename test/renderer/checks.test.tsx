@@ -72,11 +72,15 @@ describe('Overview: what was checked', () => {
       fluentBit: { source: 'unknown', version: null, assumes: [], text: 'Fluent Bit version unknown', evidence: [] },
       outputs: [],
       storeFindings: [],
-      checks: { store: true, config: null, outputs: [] },
+      checks: { store: true, config: null, outputs: [], roots: [{ bucket: 'logs-a', path: '/data/store/logs-a', index: 'unknown' }], complete: false },
     });
     await open();
     const checks = await screen.findByTestId('checks');
     expect(checks.textContent).toContain('Config not loaded');
+    // the root's folder name is the bucket: its evidence row names it (issue 18 case 5)
+    expect(within(checks).getByTestId('check-root-logs-a').textContent).toBe(
+      '✗ Bucket evidence for logs-a: index state unknown — load the config (its S3 output for bucket logs-a), then list or import a listing of logs-a',
+    );
     expect((await screen.findByTestId('no-findings')).textContent).toMatch(/not an all-clear/);
     expect(screen.queryByText(/nothing looks wrong/)).toBeNull();
     // the config is loaded right here (a path on the host, or an upload): no trip to another view
@@ -91,7 +95,13 @@ describe('Overview: what was checked', () => {
   it('per output: the bucket evidence and how far it goes, with a way to add what is missing', async () => {
     const d = syntheticDiagnosis('bucket-a');
     d.outputs[0].findings = [];
-    d.checks = { store: true, config: ['/etc/fb.conf'], outputs: [{ id: 0, displayName: 's3.0', listing: 'incomplete', versions: false, multipart: false }] };
+    d.checks = {
+      store: true,
+      config: ['/etc/fb.conf'],
+      outputs: [{ id: 0, displayName: 's3.0', listing: 'incomplete', versions: false, multipart: false }],
+      roots: [{ bucket: 'bucket-a', path: '/data/store/bucket-a', index: 'known' }],
+      complete: true,
+    };
     withDiagnosis(d);
     await open();
     const checks = await screen.findByTestId('checks');

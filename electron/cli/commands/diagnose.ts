@@ -4,6 +4,7 @@
  * was not checked. Exit 0 (nothing above warning), 4 (a critical or error finding), 2 (bad usage
  * or input).
  */
+import { highestLabel, highestScope } from '../../../shared/evidence-scope';
 import type { Command } from 'commander';
 import type { Diagnosis, Finding, FluentBitConfig, OutputDiagnosis } from '../../../shared/model';
 import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
@@ -43,8 +44,9 @@ function severityCounts(d: Diagnosis): string {
 }
 
 const LISTING: Record<string, string> = {
-  complete: 'complete listing',
-  window: 'focused listing (complete for the restart window)',
+  complete: 'full listing',
+  window: 'focused listing (complete for the partitions a restart can reach; older keys not listed)',
+  stale: 'STALE listing (list again)',
   incomplete: 'INCOMPLETE listing',
   none: 'no listing',
   unusable: 'not matchable',
@@ -61,6 +63,8 @@ function checkedLines(d: Diagnosis): string[] {
       `  ${o.displayName}: bucket evidence ${LISTING[o.listing]}; versions ${o.versions ? 'listed' : 'not listed'}; multipart uploads ${o.multipart ? 'listed' : 'not listed'}`,
     );
   }
+  for (const r of c.roots.filter((x) => x.index === 'unknown'))
+    lines.push(`  root ${e(r.bucket)}: INDEX STATE UNKNOWN (no config, no seq_index file): bucket evidence for ${e(r.bucket)} not checked`);
   // Which Fluent Bit the findings apply, and where that comes from (given / binary / inferred / unknown).
   lines.push(`  ${e(d.fluentBit.text)}`);
   for (const ev of d.fluentBit.evidence) lines.push(`    ${e(ev)}`);
@@ -93,7 +97,12 @@ export function formatDiagnosis(d: Diagnosis, ctx: CommandContext): string {
     '',
     act
       ? `Result: ${worst} findings — act before restarting Fluent Bit.`
-      : `Result: ${worst ? `nothing above ${worst}` : 'no findings'} (in what was checked, above).`,
+      : !d.checks.complete
+        ? `Result: INCOMPLETE — the index state of ${d.checks.roots
+            .filter((r) => r.index === 'unknown')
+            .map((r) => e(r.bucket))
+            .join(', ')} is unknown: give --config (and a listing).`
+        : `Result: ${worst ? `nothing above ${worst}` : 'no findings'} (in what was checked, above).`,
   );
   return lines.join('\n');
 }
@@ -104,7 +113,7 @@ function formatOutput(o: OutputDiagnosis, ctx: CommandContext): string[] {
     `${e(o.displayName)} (id ${o.id}) → bucket ${e(o.bucket)}`,
     `  key format      ${o.keyFormat ? e(o.keyFormat) : '(unknown: no config)'}  [collision risk: ${o.collision.risk}]`,
     `  root            ${o.rootPath ? e(o.rootPath) : '(not in the store)'}`,
-    `  persisted index ${o.persistedNextIndexText ?? o.persistedNextIndex ?? '—'}   highest in bucket ${o.highestIndexInBucketText ?? o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
+    `  persisted index ${o.persistedNextIndexText ?? o.persistedNextIndex ?? '—'}   highest ${highestLabel(o.indexEvidence)} ${o.highestIndexInBucketText ?? o.highestIndexInBucket ?? '—'}   safe next index ${safe}`,
     `  evidence        ${e(o.indexEvidence.text)}`,
   ];
   if (o.resets.length) lines.push(`  resets          ${o.resets.map((r) => `${r.from}→${r.to} at ${e(r.time)}`).join(', ')}`);
@@ -132,6 +141,7 @@ export function diagnosisJson(d: Diagnosis, ctx: CommandContext, configWarnings:
       rootPath: o.rootPath,
       persistedNextIndex: o.persistedNextIndex,
       highestIndexInBucket: o.highestIndexInBucket,
+      highestIndexScope: highestScope(o.indexEvidence),
       safeNextIndex: o.safeNextIndex,
       lowerBoundNextIndex: o.lowerBoundNextIndex,
       indexEvidence: o.indexEvidence,
@@ -163,7 +173,7 @@ export function registerDiagnose(program: Command): void {
           printText(formatDiagnosis(diagnosis, commands) + '\n');
         }
         const worst = worstSeverity(diagnosis);
-        process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : EXIT.OK;
+        process.exitCode = worst === 'critical' || worst === 'error' ? EXIT.FINDINGS : diagnosis.checks.complete ? EXIT.OK : EXIT.INCOMPLETE;
       }),
     );
 }

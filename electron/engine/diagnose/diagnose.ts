@@ -7,6 +7,7 @@
 import type {
   Diagnosis,
   DiagnosisChecks,
+  EvidenceFreshness,
   FluentBitConfig,
   FluentBitVersionGiven,
   Finding,
@@ -23,7 +24,7 @@ import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, type IndexContext } from './findings-index';
 import { sequenceFinding } from './findings-sequence';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
-import { evidenceFindings, noStoreFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
+import { evidenceFindings, noStoreFinding, indexStateUnknownFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
 import { nextKeyExamples } from './next-keys';
 import { configVersionFindings, type VersionView } from './findings-version';
@@ -39,6 +40,8 @@ export interface DiagnoseInput {
   outputId?: number;
   /** The Fluent Bit version set on the store (given, or read from its binary); without it the store tells what it can. */
   fluentBit?: FluentBitVersionGiven | null;
+  /** What makes evidence stale: the tool's own bucket writes, an age limit. */
+  freshness?: EvidenceFreshness;
 }
 
 export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
@@ -74,7 +77,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
 
   // first every output's bucket and index: OUTPUT_ID_MISMATCH names the value of another output
   const buckets = new Map(targets.map((t) => [t.id, analyzeBucket(t.keyFormat, t.tagDelimiters, evidence.get(t.id) ?? null)]));
-  const covers = new Map(targets.map((t) => [t.id, indexEvidenceOf(t, evidence.get(t.id) ?? null)]));
+  const covers = new Map(targets.map((t) => [t.id, indexEvidenceOf(t, evidence.get(t.id) ?? null, input.freshness)]));
   const seqOf = (t: Target) => t.root?.seqIndex.find((s) => s.outputId === t.id) ?? null;
   const persistedOf = (t: Target) => {
     const seq = seqOf(t);
@@ -165,18 +168,39 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       if (rootDone.has(root)) continue;
       const fs = rootFindings(root, null, null, allTargets, config, mismatchSafe, version);
       const used = allTargets.some((t) => t.root === root);
-      if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
+      if (!used && !config) fs.push(indexStateUnknownFinding(root));
+      else if (!used && (config || fs.length)) fs.push(rootUnusedFinding(root, !!config));
       pushAll(storeFindings, fs);
     }
     // with no store at all, NO_STORE already says what the one problem says
     if (report.roots.length) pushAll(storeFindings, storeProblemFindings(report));
   }
   storeFindings.sort(bySeverity);
-  return { at: at.toISOString(), fluentBit: version.info, outputs, storeFindings, checks: checksOf(report, config, targets, evidence) };
+  return {
+    at: at.toISOString(),
+    fluentBit: version.info,
+    outputs,
+    storeFindings,
+    checks: checksOf(report, config, targets, allTargets, evidence, input.freshness),
+  };
 }
 
-function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: Target[], evidence: Map<number, S3Evidence>): DiagnosisChecks {
+function checksOf(
+  report: StoreReport,
+  config: FluentBitConfig | null,
+  targets: Target[],
+  all: Target[],
+  evidence: Map<number, S3Evidence>,
+  freshness?: EvidenceFreshness,
+): DiagnosisChecks {
+  const roots = report.roots.map((r) => ({
+    bucket: r.bucket,
+    path: r.path,
+    index: config || all.some((t) => t.root === r) ? ('known' as const) : ('unknown' as const),
+  }));
   return {
+    roots,
+    complete: roots.every((r) => r.index === 'known'),
     store: report.roots.length > 0,
     config: config ? config.files : null,
     outputs: targets.map((t) => {
@@ -184,7 +208,7 @@ function checksOf(report: StoreReport, config: FluentBitConfig | null, targets: 
       return {
         id: t.id,
         displayName: t.displayName,
-        listing: indexEvidenceOf(t, ev).coverage,
+        listing: indexEvidenceOf(t, ev, freshness).coverage,
         versions: !!ev?.versions,
         multipart: !!ev?.multipartUploads,
       };

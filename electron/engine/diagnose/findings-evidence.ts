@@ -104,6 +104,30 @@ export function rootUnusedFinding(root: RootReport, haveConfig: boolean): Findin
   };
 }
 
+/**
+ * No config and no seq_index file in a root: the index state is unknown. A missing `sequence/` is
+ * exactly what a graceful stop of Fluent Bit leaves (it deletes the folder with every index).
+ */
+export function indexStateUnknownFinding(root: RootReport): Finding {
+  const gone = !root.sequence.present;
+  return {
+    code: 'INDEX_STATE_UNKNOWN',
+    severity: 'warning',
+    summary: gone
+      ? `Index state of root ${root.bucket} unknown: if an output on this root uses $INDEX, a graceful stop deleted its index (sequence/ is missing).`
+      : `Index state of root ${root.bucket} unknown: sequence/ holds no seq_index file, and without the config it is unknown whether an output uses $INDEX here.`,
+    evidence: [
+      root.path,
+      gone ? 'no sequence/ folder (a graceful stop deletes it with every seq_index file)' : `sequence/: ${root.sequence.message}`,
+      `the folder name is the bucket: ${root.bucket}`,
+    ],
+    action: `Load the Fluent Bit config (its S3 output for bucket ${root.bucket}) and give a listing of ${root.bucket}: then the index can be checked and, if lost, repaired before the next start.`,
+    next: [next.loadConfig(), next.importEvidence(root.bucket, 'listing')],
+    outputId: null,
+    data: { bucket: root.bucket, sequence: gone ? 'missing' : 'no-index' },
+  };
+}
+
 /** Problems reading the source itself (truncated archive, permission denied, loops): one finding per severity. */
 export function storeProblemFindings(report: StoreReport): Finding[] {
   const out: Finding[] = [];

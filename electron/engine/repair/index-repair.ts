@@ -5,7 +5,7 @@
  * back once with the scanner's own parser, and watch `sequence/` for concurrent writers.
  */
 import * as path from 'node:path';
-import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult, SeqIndexInfo } from '../../../shared/model';
+import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult, SeqIndexInfo, UsedIndexEvidence } from '../../../shared/model';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { describeSeqIndexState, encodeSeqIndex, exactValue, readSeqIndexState, seqIndexPaths, shownBytes, unsafeIndexReason, writeSeqIndex } from './seqindex';
 import { openAction, sha256, type ChangeSpec } from './journal';
@@ -37,6 +37,8 @@ export interface IndexRepairInput {
   action?: RepairAction;
   /** The bucket the root is for: without signs of being its root, sequence/ is not created there (unless force). */
   bucket?: string;
+  /** The bucket evidence behind the values, recorded with the action (its undo is judged against it). */
+  evidence?: UsedIndexEvidence;
 }
 
 interface Proposal {
@@ -154,7 +156,7 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
       cur === prop
         ? `No change needed: ${name} already holds ${current.valueText}.`
         : `No change needed: ${name} holds ${current.valueText}, above the next index ${proposed} the evidence asks for (a gap never overwrites).`;
-    plan.details = details(rootPath, input.outputId, current.value, file, current.bytes, true);
+    plan.details = details(rootPath, input.outputId, current.value, file, current.bytes, true, input.evidence);
     return withGuard(plan, input);
   }
   if (current.state === 'value' && cur !== null && cur > prop) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
@@ -184,12 +186,29 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
   plan.warnings.push(
     'A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (fluent/fluent-bit#11987): protect the index afterwards.',
   );
-  plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, false);
+  plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, false, input.evidence);
   return withGuard(plan, input);
 }
 
-function details(rootPath: string, outputId: number, value: number, file: string, before: Buffer | null, noChange: boolean): IndexPlanDetails {
-  return { kind: 'index', rootPath, outputId, value, file, expectedBeforeHex: before === null ? null : before.toString('hex'), noChange };
+function details(
+  rootPath: string,
+  outputId: number,
+  value: number,
+  file: string,
+  before: Buffer | null,
+  noChange: boolean,
+  evidence?: UsedIndexEvidence,
+): IndexPlanDetails {
+  return {
+    kind: 'index',
+    rootPath,
+    outputId,
+    value,
+    file,
+    expectedBeforeHex: before === null ? null : before.toString('hex'),
+    noChange,
+    ...(evidence ? { evidence } : {}),
+  };
 }
 
 async function withGuard(plan: RepairPlan, input: IndexRepairInput): Promise<RepairPlan> {
@@ -243,7 +262,14 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   changes.push({ kind: 'file', path: file });
   // The backup read is also the check that the file still holds what the plan was made on.
   const expectedSha = d.expectedBeforeHex === null ? null : sha256(Buffer.from(d.expectedBeforeHex, 'hex'));
-  const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: plan.action, summary: plan.summary, changes });
+  const action = await openAction({
+    rootPath: d.rootPath,
+    storePath: plan.storePath,
+    action: plan.action,
+    summary: plan.summary,
+    changes,
+    evidence: d.evidence ? [d.evidence] : undefined,
+  });
   const before = action.entry.changes.find((c) => c.kind === 'file' && c.path === file);
   const beforeSha = before?.kind === 'file' && before.before.exists ? (before.before.sha256 ?? null) : null;
   if (beforeSha !== expectedSha) {

@@ -48,6 +48,16 @@ export const changeSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('move'), from: pathText, to: pathText }),
 ]);
 
+/** The `$INDEX` evidence an action rested on (shared/model UsedIndexEvidence): what its undo is judged against. */
+export const usedEvidenceSchema = z.strictObject({
+  outputId: uint32,
+  coverage: z.enum(['complete', 'window', 'incomplete', 'none', 'unusable', 'stale']),
+  text,
+  listedAt: at.nullable(),
+  highestIndex: size.nullable(),
+  keys: z.array(z.strictObject({ key: z.string().min(1).max(1024), index: size })).max(200),
+});
+
 export const actionEntrySchema = z.strictObject({
   type: z.literal('action'),
   id: actionIdSchema,
@@ -60,6 +70,8 @@ export const actionEntrySchema = z.strictObject({
   undoable: z.boolean(),
   /** Why an action cannot be undone (replay: the objects are in the bucket). */
   undoNote: text.optional(),
+  /** Index actions: the bucket evidence the value rested on, per output. */
+  evidence: z.array(usedEvidenceSchema).max(1024).optional(),
 });
 
 const afterMap = z.record(pathText, afterStateSchema);

@@ -175,6 +175,8 @@ export async function openAction(opts: {
   changes: ChangeSpec[];
   undoable?: boolean;
   undoNote?: string;
+  /** Index actions: the bucket evidence the value rests on (see journal-schema.ts). */
+  evidence?: ActionEntry['evidence'];
 }): Promise<OpenedAction> {
   const dir = await ensureToolDir(opts.rootPath);
   const id = newId();
@@ -206,6 +208,7 @@ export async function openAction(opts: {
     changes,
     undoable: opts.undoable ?? true,
     ...(opts.undoNote ? { undoNote: opts.undoNote } : {}),
+    ...(opts.evidence?.length ? { evidence: opts.evidence } : {}),
   };
   const journal = path.join(dir, JOURNAL_FILE);
   await appendLine(journal, entry);

@@ -15,8 +15,11 @@ import type {
   RootReport,
   S3Evidence,
   StoreReport,
+  UsedIndexEvidence,
 } from '../../../shared/model';
+import * as path from 'node:path';
 import { parseKey } from '../../../shared/keyformat';
+import { highestLabel } from '../../../shared/evidence-scope';
 import { selectTargets, type Target } from '../diagnose/targets';
 import { planIndexRepair } from './index-repair';
 import { planMultipart, type MultipartDecision } from './multipart';
@@ -24,6 +27,7 @@ import { planProtectIndex } from './protect';
 import { planReplay } from './replay-plan';
 import { planRestoreIndex } from './restore';
 import { planUndo } from './undo';
+import { usedEvidenceOf } from './undo-index';
 import { planRecoverVersions } from './versions';
 
 export interface DiagnosisContext {
@@ -103,14 +107,24 @@ function sourceFlags(ctx: DiagnosisContext) {
 /** Where the index values of an output come from, for a plan's `why`. */
 function indexWhy(out: OutputDiagnosis | null): string[] {
   if (!out) return [];
-  const lines = [`Highest $INDEX in the bucket: ${out.highestIndexInBucket ?? 'none found'}; persisted next index: ${out.persistedNextIndex ?? 'none'}.`];
+  const lines = [
+    `Highest $INDEX ${highestLabel(out.indexEvidence)}: ${out.highestIndexInBucket ?? 'none found'} (${out.indexEvidence.text}); persisted next index: ${out.persistedNextIndex ?? 'none'}.`,
+  ];
   for (const f of out.findings.filter((f) => f.severity === 'critical' || f.severity === 'error')) lines.push(`${f.code}: ${f.summary}`);
   return lines;
 }
 
+/** The `$INDEX` evidence of the outputs whose root is `rootPath`, per output id (what an undo there is judged against). */
+function currentEvidence(ctx: DiagnosisContext, rootPath: string): Map<number, UsedIndexEvidence> {
+  const map = new Map<number, UsedIndexEvidence>();
+  for (const o of ctx.diagnosis.outputs)
+    if (o.rootPath !== null && path.resolve(o.rootPath) === path.resolve(rootPath)) map.set(o.id, usedEvidenceOf(o, ctx.evidence.get(o.id) ?? null));
+  return map;
+}
+
 export async function planAction(action: RepairAction, ctx: DiagnosisContext, opts: ActionOptions = {}): Promise<RepairPlan & { replayItems?: ReplayItem[] }> {
   const flags = { ...sourceFlags(ctx), skipProcessCheck: opts.skipProcessCheck, force: opts.force };
-  if (action === 'undo') return planUndo(ctx.storePath, flags);
+  if (action === 'undo') return planUndo(ctx.storePath, { ...flags, currentEvidence: (rootPath) => currentEvidence(ctx, rootPath) });
   if (action === 'recover-versions') {
     const t = pickTarget(ctx, opts, false);
     const versions = ctx.evidence.get(t.id)?.versions ?? null;
@@ -148,6 +162,7 @@ export async function planAction(action: RepairAction, ctx: DiagnosisContext, op
         why: indexWhy(out),
         value: opts.value,
         bucket: t.bucket,
+        evidence: out ? usedEvidenceOf(out, ev) : undefined,
         ...flags,
       });
     case 'restore-index': {

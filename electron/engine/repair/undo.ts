@@ -22,9 +22,16 @@ import { resolveWriteRoot, type WriteRoot } from './confine';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { assertNotRefused, forcedWarning, RefusedError } from './errors';
 import { safeReadFile } from '../store/safe-read';
+import { judgeIndexUndo } from './undo-index';
+import type { UsedIndexEvidence } from '../../../shared/model';
 
-function describe(c: UndoChange): PlanStep {
-  if (c.kind === 'mkdir') return { kind: 'rmdir', target: c.path, description: `remove the directory the action created (only if empty)` };
+function describe(c: UndoChange, action = 'the action'): PlanStep {
+  if (c.kind === 'mkdir')
+    return {
+      kind: 'rmdir',
+      target: c.path,
+      description: `remove ${path.basename(c.path)}/, the folder ${action} created (it did not exist before; removed only if empty)`,
+    };
   if (c.kind === 'move') return { kind: 'move', target: c.from, description: `move ${c.to} back to ${c.from}` };
   return c.before.exists
     ? {
@@ -34,7 +41,13 @@ function describe(c: UndoChange): PlanStep {
         before: null,
         after: null,
       }
-    : { kind: 'delete-file', target: c.path, description: 'remove the file: it did not exist before the action' };
+    : {
+        kind: 'delete-file',
+        target: c.path,
+        description: /^seq_index_\d+$/.test(path.basename(c.path))
+          ? `remove ${path.basename(c.path)}: it did not exist before ${action}, so this brings the missing index (the reset) back`
+          : `remove the file: it did not exist before ${action}`,
+      };
 }
 
 /** The folder whose `.store-doctor/journal.jsonl` this is. */
@@ -98,7 +111,14 @@ function refuse(plan: RepairPlan, reasons: string[], summary: string): RepairPla
 
 export async function planUndo(
   storePath: string,
-  opts: { force?: boolean; skipProcessCheck?: boolean; archive?: boolean; readOnlySource?: boolean } = {},
+  opts: {
+    force?: boolean;
+    skipProcessCheck?: boolean;
+    archive?: boolean;
+    readOnlySource?: boolean;
+    /** The session's current `$INDEX` evidence per output id: an index undo is judged against it too. */
+    currentEvidence?: (rootPath: string) => Map<number, UsedIndexEvidence>;
+  } = {},
 ): Promise<RepairPlan> {
   const abs = path.resolve(storePath);
   const plan: RepairPlan = { action: 'undo', storePath: abs, rootPath: null, summary: '', why: [], steps: [], warnings: [], refusals: [] };
@@ -132,7 +152,7 @@ export async function planUndo(
   if (root.real !== root.path) plan.why.push(`The root ${root.path} is a symlink to ${root.real}: the undo writes there.`);
   if (!e.undoable) plan.refusals.push({ reason: e.undoNote ?? `${e.action} cannot be undone.`, forceable: false });
   for (const c of [...checked.changes].reverse()) {
-    const step = describe(c.change);
+    const step = describe(c.change, e.action);
     if (c.kind === 'file') {
       const now = await currentAfter(c.real);
       step.before = now.exists ? `${now.size} bytes` : null;
@@ -144,6 +164,10 @@ export async function planUndo(
     plan.steps.push(step);
   }
   for (const reason of await changedSince(last, checked.changes)) plan.refusals.push({ reason, forceable: true });
+  const judged = judgeIndexUndo(e, checked.changes, opts.currentEvidence?.(last.root));
+  plan.why.push(...judged.why);
+  for (const reason of judged.refusals) plan.refusals.push({ reason, forceable: true });
+  if (judged.atRisk.length) plan.details.atRisk = judged.atRisk;
   const guard = await checkWriteAllowed(root.real, { skipProcessCheck: opts.skipProcessCheck });
   plan.refusals.push(...guard.refusals);
   plan.warnings.push(...guard.warnings);
@@ -199,7 +223,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   const watch = await watchStore(root.real, opts.hooks);
   let verified = true;
   for (const c of [...checked.changes].reverse()) {
-    const step = describe(c.change);
+    const step = describe(c.change, e.action);
     try {
       if (c.kind === 'file') {
         const before = c.change.before;

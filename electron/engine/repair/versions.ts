@@ -9,8 +9,9 @@ import { awsS3 } from '../s3/sdk';
 import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../../../shared/model';
 import { assertNotRefused } from './errors';
 import { checkWriteAllowed } from './guard';
-import { headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
+import { getObjectBytes, headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 import { startResult } from './result';
+import { MAX_HASHED, objectSha256, readDoneCopies, RECOVERY_ROOT, sha256Hex, versionKey, type DoneCopy } from './versions-done';
 
 export interface RecoverInput {
   storePath: string;
@@ -58,7 +59,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  const recoveryPrefix = input.recoveryPrefix ?? `store-doctor-recovered/${stamp}/`;
+  const recoveryPrefix = input.recoveryPrefix ?? `${RECOVERY_ROOT}${stamp}/`;
   const plan: RepairPlan = {
     action: 'recover-versions',
     storePath: input.storePath,
@@ -85,14 +86,27 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
     plan.details = { kind: 'recover', bucket: input.bucket, copies: [], recoveryPrefix };
     return plan;
   }
+  // Copies this tool made before (its manifests): recognised by sha256, never offered again.
+  const ours = [RECOVERY_ROOT, ...(recoveryPrefix.startsWith(RECOVERY_ROOT) ? [] : [recoveryPrefix])];
+  const { done, problems } = input.client
+    ? await readDoneCopies(input.client, input.bucket, ours, input.signal)
+    : { done: new Map<string, DoneCopy[]>(), problems: [] };
+  for (const p of problems) plan.warnings.push(`Recovery manifest ${p}: copies it lists are not recognised.`);
   const byKey = new Map<string, S3VersionEntry[]>();
   for (const v of versions) {
-    if (v.isDeleteMarker || (input.prefix && !v.key.startsWith(input.prefix)) || v.key.startsWith(recoveryPrefix)) continue;
+    if (v.isDeleteMarker || (input.prefix && !v.key.startsWith(input.prefix)) || ours.some((p) => v.key.startsWith(p))) continue;
     byKey.set(v.key, [...(byKey.get(v.key) ?? []), v]);
   }
+  let recognised = 0;
   for (const [key, vs] of [...byKey].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const old = vs.filter((v) => !v.isLatest).sort((a, b) => (a.lastModified ?? '').localeCompare(b.lastModified ?? ''));
-    old.forEach((v, i) => {
+    for (const [i, v] of old.entries()) {
+      const made = await verifiedCopy(input, done.get(versionKey(key, v.versionId)) ?? []);
+      if (made) {
+        recognised++;
+        plan.why.push(`${key} version ${v.versionId}: already copied to ${made.targetKey} (${made.manifestKey}, sha256 verified).`);
+        continue;
+      }
       const copy: RecoveryCopy = {
         sourceKey: key,
         versionId: v.versionId,
@@ -107,7 +121,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
         target: `s3://${input.bucket}/${copy.targetKey}`,
         description: `copy ${key} version ${v.versionId} (${v.size} bytes, ${v.lastModified ?? '?'}) create-only`,
       });
-    });
+    }
   }
   if (copies.length)
     plan.steps.push({
@@ -116,13 +130,21 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
       description: 'manifest: every copy with its source key, version id and time',
     });
   plan.summary = copies.length
-    ? `Recover ${copies.length} overwritten version(s) of ${new Set(copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}.`
-    : 'No overwritten versions found: nothing to recover.';
+    ? `Recover ${copies.length} overwritten version(s) of ${new Set(copies.map((c) => c.sourceKey)).size} key(s) under s3://${input.bucket}/${recoveryPrefix}${recognised ? ` (${recognised} already copied)` : ''}.`
+    : recognised
+      ? `Nothing to recover: every overwritten version (${recognised}) already has a verified copy.`
+      : 'No overwritten versions found: nothing to recover.';
   plan.why.push(
     'Keys reused after an index reset keep their earlier data only as non-current versions; copies under a new prefix make them ordinary objects again, and a lifecycle rule can no longer expire them.',
   );
   plan.details = { kind: 'recover', bucket: input.bucket, copies, recoveryPrefix };
   return plan;
+}
+
+/** The first copy a manifest records for this version that still holds exactly the recorded bytes. */
+async function verifiedCopy(input: RecoverInput, made: DoneCopy[]): Promise<DoneCopy | null> {
+  for (const m of made) if ((await objectSha256(input.client!, input.bucket, m.targetKey, input.signal)) === m.sha256) return m;
+  return null;
 }
 
 export async function applyRecoverVersions(
@@ -135,7 +157,7 @@ export async function applyRecoverVersions(
   if (d?.kind !== 'recover') throw new Error('not a recover-versions plan');
   const result: RepairResult & { manifestKey: string | null } = { ...startResult(plan), manifestKey: null };
   if (!d.copies.length) return result;
-  const done: (RecoveryCopy & { status: string })[] = [];
+  const done: (RecoveryCopy & { status: string; sha256?: string })[] = [];
   for (const c of d.copies) {
     const step = { kind: 'copy-object', target: `s3://${d.bucket}/${c.targetKey}`, description: `${c.sourceKey}@${c.versionId}` };
     try {
@@ -152,7 +174,9 @@ export async function applyRecoverVersions(
       );
       const h = await headObject(opts.client, d.bucket, c.targetKey, opts.signal);
       if (!h || h.size !== c.size) throw new Error(`copy not confirmed (${h ? h.size : 'missing'} bytes, expected ${c.size})`);
-      done.push({ ...c, status: 'copied' });
+      // the sha256 of what was copied: a later plan recognises this copy by it (versions-done.ts)
+      const sha256 = h.size <= MAX_HASHED ? sha256Hex(await getObjectBytes(opts.client, d.bucket, c.targetKey, opts.signal)) : null;
+      done.push({ ...c, status: 'copied', ...(sha256 ? { sha256 } : {}) });
       result.steps.push({ step, ok: true, message: 'copied and confirmed' });
     } catch (err) {
       const exists = (err as { exists?: boolean }).exists || isPreconditionFailed(err);

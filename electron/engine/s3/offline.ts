@@ -18,6 +18,8 @@ export interface OfflineDocument {
   text: string;
   /** What the file should be (from the door: --listing, --versions, --multipart); detected when absent. */
   kind?: OfflineDocKind | 'listing' | 'versions' | 'multipart';
+  /** The file's modification time (a file read by path): the listing is at least this old. */
+  mtime?: string;
 }
 
 /** A document that is not a listing we can read: names the file and what is wrong. */
@@ -261,7 +263,14 @@ export function parseOfflineEvidence(docs: OfflineDocument[]): S3Evidence {
     requests: 0,
     complete,
     ...(prefixes.size ? { listedPrefixes: [...prefixes].sort() } : {}),
+    ...listedAtOf(docs),
   };
+}
+
+/** The oldest file time of the documents (uploaded documents have none: their time is unknown). */
+function listedAtOf(docs: OfflineDocument[]): { listedAt?: string } {
+  const times = docs.map((d) => d.mtime).filter((t): t is string => !!t);
+  return times.length === docs.length && times.length ? { listedAt: times.sort()[0] } : {};
 }
 
 /** Largest listing file read (JSON of about a million keys; a string cannot hold much more). */
@@ -273,7 +282,7 @@ async function readDocs(files: string[] | undefined, kind: OfflineDocument['kind
       try {
         // The one safe reader: a FIFO or device is refused (no hang), a symlink the user gave is followed.
         const r = await safeReadFile(file, { maxBytes: LISTING_FILE_MAX, follow: true });
-        return { name: file, text: r.bytes.toString('utf8'), kind };
+        return { name: file, text: r.bytes.toString('utf8'), kind, mtime: r.stat.mtime.toISOString() };
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why =

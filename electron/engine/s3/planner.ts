@@ -221,11 +221,14 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
     requests: 0,
     complete: state.complete,
     coverage: opts.focus ? 'focused' : 'full',
+    // the window the focused listing is complete for: without it the listing would read as a full one
+    ...(opts.focus ? { focus: { since: new Date(since!).toISOString(), at: opts.focus.at } } : {}),
   };
   if (opts.versions && !signal?.aborted) await addVersionEvidence(state, evidence, matcher, literalPrefix);
   if (opts.multipart && !signal?.aborted) await addMultipartEvidence(state, evidence, literalPrefix);
   evidence.notes = [...state.notes];
   evidence.requests = state.counter.requests;
   evidence.complete = state.complete;
+  evidence.listedAt = new Date().toISOString();
   return evidence;
 }

@@ -32,6 +32,7 @@ export function diagnoseSession(s: StoreSession, opts: { at?: string; outputId?:
     at: opts.at ? new Date(opts.at) : undefined,
     outputId: opts.outputId,
     fluentBit: s.fluentBit,
+    freshness: { bucketWrites: s.bucketWrites, ...(s.evidenceMaxAgeMs !== null ? { maxAgeMs: s.evidenceMaxAgeMs } : {}) },
   });
 }
 

@@ -78,8 +78,9 @@ export function exportJson(input: ExportInput): ExportedReport {
 }
 
 const LISTING: Record<DiagnosisChecks['outputs'][number]['listing'], string> = {
-  complete: 'complete listing',
-  window: 'focused listing, complete for the restart window',
+  complete: 'full listing',
+  window: 'focused listing, complete for the partitions a restart can reach (older keys not listed)',
+  stale: '**stale** listing (older than a write Store Doctor made to the bucket, or than the age limit)',
   incomplete: '**incomplete** listing',
   none: '**not listed**',
   unusable: 'keys not matchable (no key format or no $INDEX)',

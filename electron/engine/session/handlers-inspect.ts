@@ -48,12 +48,18 @@ function s3Output(s: StoreSession, outputId: number): FluentBitOutput {
  * Offline evidence of an output from documents; `add` keeps the documents imported before for it
  * (a versions file after the listing), a document of the same name replaced.
  */
-function importDocuments(s: StoreSession, documents: OfflineDocument[], outputId: number | undefined, add: boolean | undefined): S3Evidence {
+function importDocuments(
+  s: StoreSession,
+  documents: OfflineDocument[],
+  outputId: number | undefined,
+  add: boolean | undefined,
+  door: S3Evidence['door'],
+): S3Evidence {
   const key = outputId ?? -1;
   const before = add ? (s.offlineDocs.get(key) ?? []) : [];
   const names = new Set(documents.map((d) => d.name));
   const all = [...before.filter((d) => !names.has(d.name)), ...documents];
-  const evidence = parseOfflineEvidence(all);
+  const evidence: S3Evidence = { ...parseOfflineEvidence(all), door };
   checkTied(s, evidence, outputId);
   s.offlineDocs.set(key, all);
   if (outputId !== undefined) s.evidenceByOutput.set(outputId, evidence);
@@ -94,12 +100,12 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
       return config;
     },
 
-    'evidence.importOffline': async (input) => importDocuments(ctx.registry.get(input.storeId), input.documents, input.outputId, input.add),
+    'evidence.importOffline': async (input) => importDocuments(ctx.registry.get(input.storeId), input.documents, input.outputId, input.add, ctx.door),
 
     'evidence.importFiles': async (input) => {
       const s = ctx.registry.get(input.storeId);
       const documents = await readOfflineDocuments({ listing: input.listing, versions: input.versions, multipart: input.multipart });
-      return importDocuments(s, documents, input.outputId, input.add);
+      return importDocuments(s, documents, input.outputId, input.add, ctx.door);
     },
 
     'evidence.live': async (input, ec) => {
@@ -119,6 +125,7 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
           signal: ec.signal,
           onProgress: ec.onProgress,
         });
+        evidence.door = ctx.door;
         s.evidenceByOutput.set(input.outputId, evidence);
         s.diagnosis = null;
         return evidence;

@@ -54,10 +54,13 @@ function checkExists(p: string): void {
  * store)? Judged on the path relative to the store: a store that lives under a dot-directory
  * (`/var/lib/.snapshots/…`) must still see Fluent Bit's writes.
  */
-export function isOwnWrite(s: Pick<StoreSession, 'ownWrites' | 'path'>, changed: string[]): boolean {
+export function isOwnWrite(s: Pick<StoreSession, 'ownWrites' | 'path'> & { ownGone?: Set<string> }, changed: string[]): boolean {
+  const gone = (p: string) => !!s.ownGone?.has(p) && !fs.existsSync(p);
+  if (changed.every(gone)) return true;
   const own = s.ownWrites;
   if (!own || Date.now() > own.until) return false;
   return changed.every((p) => {
+    if (gone(p)) return true;
     if (own.paths.has(p) || [...own.paths].some((t) => isInside(t, p))) return true;
     const rel = path.relative(s.path, p);
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
@@ -106,7 +109,11 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
   return {
     'app.info': async () => ({ version: ctx.version, door: ctx.door, demoAvailable: demoAvailable(ctx.demoDir) }),
 
-    'store.open': async (input, ec) => toOpened(await openStore(ctx, input.path, ec, { records: input.records })),
+    'store.open': async (input, ec) => {
+      const opened = await openStore(ctx, input.path, ec, { records: input.records });
+      if (input.evidenceMaxAgeMinutes !== undefined) opened.evidenceMaxAgeMs = input.evidenceMaxAgeMinutes * 60_000;
+      return toOpened(opened);
+    },
 
     'store.openDemo': async (_input, ec) => {
       const demo = readDemo(ctx.demoDir);

@@ -30,11 +30,20 @@ export interface StoreSession {
   lastChangeAt: string | null;
   /** While a repair writes (and shortly after), changes to these paths are our own. */
   ownWrites: { paths: Set<string>; until: number } | null;
+  /**
+   * Paths the tool's own writes removed (replayed chunks moved out, records deleted): a change
+   * reported for one of them while it is still gone is ours, however late the watch reports it.
+   */
+  ownGone: Set<string>;
   stopWatch: (() => Promise<void> | void) | null;
   /** Offline documents imported so far, per output id (-1: not tied to one), so a later import can add to them. */
   offlineDocs: Map<number, OfflineDocument[]>;
   /** Removes what the session made for this store (the temp folder of a demo copy) when it is closed. */
   cleanup: (() => void) | null;
+  /** The tool's own last write per bucket (replay, multipart, recover-versions): evidence listed before it is stale. */
+  bucketWrites: Record<string, { at: string; action: string }>;
+  /** Evidence older than this is stale (`store.open` `evidenceMaxAgeMinutes`); null: no age limit. */
+  evidenceMaxAgeMs: number | null;
 }
 
 export class SessionRegistry {
@@ -69,9 +78,12 @@ export class SessionRegistry {
       changedSinceScan: false,
       lastChangeAt: null,
       ownWrites: null,
+      ownGone: new Set(),
       stopWatch: null,
       offlineDocs: new Map(),
       cleanup: null,
+      bucketWrites: {},
+      evidenceMaxAgeMs: null,
     };
     this.sessions.set(session.storeId, session);
     this.confinement.add(init.path);

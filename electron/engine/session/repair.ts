@@ -225,5 +225,16 @@ export async function applyRecord(
   } finally {
     client?.destroy();
     actx.ownWrites(paths, false);
+    // Any attempt may have written to the bucket: evidence listed before it is stale from now on.
+    const bucket = bucketOf(plan) ?? target?.bucket;
+    if (client && bucket) {
+      s.bucketWrites[bucket] = { at: new Date().toISOString(), action: plan.action };
+      s.diagnosis = null;
+    }
   }
+}
+
+function bucketOf(plan: StoredPlan): string | null {
+  const d = plan.details;
+  return d?.kind === 'replay' || d?.kind === 'multipart' || d?.kind === 'recover' ? d.bucket : null;
 }

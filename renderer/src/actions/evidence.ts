@@ -19,7 +19,12 @@ export async function runDiagnosis(): Promise<void> {
   }
 }
 
-export async function listLive(): Promise<void> {
+/**
+ * List the bucket live for the chosen output: the listing mode the key format allows (focused when
+ * its time partitions allow it), or `fullListing`: every key of the format (the CLI's
+ * `--full-listing`). Runs as a task (progress, cancel in the task bar).
+ */
+export async function listLive(opts: { fullListing?: boolean } = {}): Promise<void> {
   const opened = useSession.getState().opened;
   const ev = useEvidence.getState();
   if (!opened) return;
@@ -32,8 +37,8 @@ export async function listLive(): Promise<void> {
   try {
     const evidence = await runTask(
       'evidence.live',
-      { storeId: opened.storeId, outputId: ev.outputId, connection: connectionInput(ev.connection) },
-      'Listing the bucket',
+      { storeId: opened.storeId, outputId: ev.outputId, connection: connectionInput(ev.connection), ...(opts.fullListing ? { fullListing: true } : {}) },
+      opts.fullListing ? 'Listing every key of the bucket' : 'Listing the bucket',
     );
     useEvidence.getState().setEvidence(evidence);
     useEvidence.getState().addImports([], true);

@@ -6,7 +6,7 @@ import { useSession } from '../state/session';
 import type { StoreApi } from 'zustand';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { cancelTask, describeError, isCancelled, runTask } from './run';
-import { runDiagnosis } from './evidence';
+import { listLive, runDiagnosis } from './evidence';
 import { loadHistory } from './history';
 import { loadStorage } from './store';
 
@@ -103,7 +103,14 @@ export async function applyPlan(flow: Flow): Promise<void> {
     return;
   }
   await Promise.all([runDiagnosis(), loadStorage(), loadHistory()]);
+  // Our own write to the bucket made the live listing stale (the engine says so): list it again.
+  if (BUCKET_WRITERS.has(plan.action) && useEvidence.getState().evidence?.source === 'live') {
+    const full = useEvidence.getState().evidence?.coverage === 'full';
+    await listLive({ fullListing: full });
+  }
 }
+
+const BUCKET_WRITERS: ReadonlySet<string> = new Set(['replay', 'multipart', 'recover-versions']);
 
 export async function cancelApply(flow: Flow): Promise<void> {
   const taskId = flow.getState().taskId;

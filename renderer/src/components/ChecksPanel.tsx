@@ -13,8 +13,9 @@ import { useEvidence, type ImportedDoc } from '../state/evidence';
 import { useSession } from '../state/session';
 
 const LISTING: Record<DiagnosisChecks['outputs'][number]['listing'], { ok: boolean; text: string }> = {
-  complete: { ok: true, text: 'complete listing' },
-  window: { ok: true, text: 'focused listing (complete for the restart window)' },
+  complete: { ok: true, text: 'full listing (every key the key format can reach)' },
+  window: { ok: true, text: 'focused listing (complete for the partitions a restart can reach; older keys not listed)' },
+  stale: { ok: false, text: 'STALE listing: older than a write Store Doctor made to the bucket, or than the age limit — list again' },
   incomplete: { ok: false, text: 'incomplete listing' },
   none: { ok: false, text: 'not listed' },
   unusable: { ok: false, text: 'keys cannot be matched (no key format or no $INDEX)' },
@@ -36,7 +37,7 @@ function Mark({ ok }: { ok: boolean }) {
 
 /** True when the checks leave out something that could hide a problem. */
 export function checksIncomplete(c: DiagnosisChecks): boolean {
-  return !c.store || !c.config || c.outputs.some((o) => !LISTING[o.listing].ok);
+  return !c.store || !c.config || !c.complete || c.outputs.some((o) => !LISTING[o.listing].ok);
 }
 
 /** A path on the engine's machine, or an upload: the two ways a file reaches the engine. */
@@ -133,6 +134,16 @@ export function ChecksPanel({ checks }: { checks: DiagnosisChecks }) {
             />
           )}
         </li>
+        {checks.roots
+          .filter((r) => r.index === 'unknown')
+          .map((r) => (
+            <li key={r.path} className="check-row" data-testid={`check-root-${r.bucket}`}>
+              <span>
+                <Mark ok={false} /> Bucket evidence for <code>{r.bucket}</code>: index state unknown — load the config (its S3 output for bucket{' '}
+                <code>{r.bucket}</code>), then list or import a listing of <code>{r.bucket}</code>
+              </span>
+            </li>
+          ))}
         {checks.outputs.map((o) => (
           <li key={o.id} className="check-output">
             <div className="check-output-head">

@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { applyPlan, cancelApply, planUndo } from '../actions/repair';
+import { applyPlan, cancelApply, makePlan, planUndo } from '../actions/repair';
 import { canApply, expectedBucket, type Plan, type PlanFlowState } from '../state/planFlow';
 import { useEvidence } from '../state/evidence';
 import { selectWritesBlocked, useSession } from '../state/session';
@@ -17,6 +17,7 @@ import { useTasks } from '../state/tasks';
 import { ErrorText } from './ErrorText';
 import { ProgressLine } from './TaskBar';
 import { CliEquivalent } from './CliEquivalent';
+import { UndoAtRisk } from './UndoAtRisk';
 import { followStep } from './NextStep';
 import type { NextStep, PlanStep } from '../../../shared/model';
 
@@ -40,13 +41,24 @@ function StepDiff({ step }: { step: PlanStep }) {
   );
 }
 
+/** One undo step in the headline: a value put back, a file or a folder the action created removed. */
+function undoPart(s: PlanStep): string {
+  const name = s.target.split('/').pop();
+  if (s.kind === 'rmdir') return `${name}/ removed (created by the action)`;
+  if (s.kind === 'delete-file') return `${name}: ${s.before ?? '(absent)'} → removed (it did not exist before)`;
+  return `${name}: ${s.before ?? '(absent)'} → ${s.after ?? '(removed)'}`;
+}
+
 /** An undo's headline in its own terms: what it puts back (from its steps), then what it undoes. */
 function Headline({ plan }: { plan: Plan }) {
   if (plan.action !== 'undo' || plan.steps.length === 0) return <h3>Plan: {plan.summary}</h3>;
-  const back = plan.steps.map((s) => `${s.target.split('/').pop()}: ${s.before ?? '(absent)'} → ${s.after ?? '(removed)'}`).join(', ');
+  const back = plan.steps.map(undoPart).join(', ');
+  const refused = plan.refusals.length > 0 && blockingRefusals(plan, !!plan.forced).length > 0;
   return (
     <>
-      <h3>Plan: Put back {back}</h3>
+      <h3>
+        {refused ? 'Refused plan: ' : 'Plan: '}Put back {back}
+      </h3>
       <p className="muted small">{plan.summary.replace(/^Undo /, 'Undoes ')}</p>
     </>
   );
@@ -117,10 +129,19 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           ))}
           {plan.refusals.some((r) => r.forceable) && (
             <label className="check">
-              <input type="checkbox" checked={s.params.force} onChange={(e) => flow.setState({ params: { ...s.params, force: e.target.checked } })} /> Force (I
-              understand the refusal above)
+              <input
+                type="checkbox"
+                checked={s.params.force}
+                onChange={(e) => {
+                  // a forced plan is a new plan (the engine records the force): plan again with it
+                  flow.getState().setParams({ force: e.target.checked });
+                  void makePlan(flow);
+                }}
+              />{' '}
+              Force (I understand the refusal above)
             </label>
           )}
+          <UndoAtRisk plan={plan} />
         </div>
       )}
       <Headline plan={plan} />
@@ -220,7 +241,8 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           ))}
           <div className="row-form">
             {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
-            {result.undoId && result.action !== 'undo' && (
+            {/* a replay's journal entry is not undoable (its objects are in the bucket): no button that would be refused */}
+            {result.undoId && result.action !== 'undo' && result.action !== 'replay' && (
               <button type="button" onClick={() => void planUndo(flow)}>
                 Undo this change…
               </button>

@@ -1,4 +1,5 @@
 /** Index & S3: live listing (with its resolved S3 target) or offline listing import, the index-vs-time chart, collision analysis with a worked example. */
+import { highestLabel } from '../../../shared/evidence-scope';
 import { listLive } from '../actions/evidence';
 import type { OutputDiagnosis } from '../../../shared/model';
 import { OfflineImport } from '../components/OfflineImport';
@@ -26,6 +27,14 @@ function Connection() {
       <ConnectionFields />
       <button type="submit" className="primary" disabled={busy != null}>
         {busy === 'live' ? 'Listing…' : 'List and compare'}
+      </button>{' '}
+      <button
+        type="button"
+        disabled={busy != null}
+        title="A full listing: every key the key format can reach, also the partitions a focused listing leaves out"
+        onClick={() => void listLive({ fullListing: true })}
+      >
+        List every key
       </button>
     </form>
   );
@@ -77,6 +86,21 @@ export function IndexView() {
             {evidence.source === 'live' ? ` in ${formatCount(evidence.requests)} requests` : ''}.{' '}
             {!evidence.complete && <Badge kind="warning">incomplete</Badge>}
           </p>
+          <p className="small" data-testid="evidence-kind">
+            {evidence.source === 'offline'
+              ? `Offline file(s): ${evidence.scope.join(', ')}`
+              : evidence.coverage === 'focused'
+                ? `Focused listing: keys from ${evidence.focus?.since ?? '?'} on and the newest partition of each tag (older keys not listed)`
+                : 'Full listing: every key the key format can reach'}
+            {evidence.listedAt ? `; taken ${evidence.listedAt}` : '; time unknown'}
+            {evidence.door ? ` (through the ${evidence.door === 'cli' ? 'command line' : evidence.door === 'host' ? 'web console' : 'desktop app'})` : ''}
+            {out?.indexEvidence.coverage === 'stale' && (
+              <>
+                {' '}
+                <Badge kind="error">stale</Badge> <span className="small">{out.indexEvidence.text}</span>
+              </>
+            )}
+          </p>
           <p className="muted small">Scope: {evidence.scope.join(', ') || '—'}</p>
           {evidence.notes.map((n, i) => (
             <p key={i} className="warning-text">
@@ -96,7 +120,7 @@ export function IndexView() {
               <dd>{out.persistedNextIndexText ?? (out.persistedNextIndex == null ? 'missing' : formatCount(out.persistedNextIndex))}</dd>
             </div>
             <div>
-              <dt>Highest index in bucket</dt>
+              <dt>Highest index {highestLabel(out.indexEvidence)}</dt>
               <dd>{out.highestIndexInBucketText ?? formatCount(out.highestIndexInBucket)}</dd>
             </div>
             <div>

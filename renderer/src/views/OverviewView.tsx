@@ -3,6 +3,7 @@
  * was not), findings by severity, where the data sits, seq index per output, streams, and what
  * Fluent Bit will do at its next start and graceful stop.
  */
+import { highestLabel } from '../../../shared/evidence-scope';
 import type { Finding, RootReport, Severity } from '../../../shared/model';
 import { useEvidence } from '../state/evidence';
 import { useSession } from '../state/session';
@@ -135,7 +136,7 @@ export function OverviewView() {
                   <p className="small">{q.message}</p>
                   {out && (
                     <dl className="kv small">
-                      <dt>Highest in bucket</dt>
+                      <dt>Highest {highestLabel(out.indexEvidence)}</dt>
                       <dd>{out.highestIndexInBucketText ?? formatCount(out.highestIndexInBucket)}</dd>
                       <dt>Safe next index</dt>
                       <dd title={out.indexEvidence.text}>{safeIndexText(out)}</dd>

@@ -8,11 +8,14 @@ import { OutputPicker, ConnectionFields, S3TargetPanel } from '../components/S3C
 import { PlanReview } from '../components/PlanReview';
 import { Badge } from '../components/Badge';
 import { formatBytes, formatCount, shown } from '../format';
+import type { RepairResult, ReplayItem } from '../../../shared/model';
 
 export function ReplayView() {
   const s = useReplay();
   const archive = useSession((x) => x.opened?.report.source.kind === 'archive');
-  const items = s.plan?.replayItems ?? [];
+  // after the run: every chunk as the replay left it (done, failed with why), never the plan's "planned"
+  const ran = s.phase === 'applied' ? (s.result as (RepairResult & { items?: ReplayItem[] }) | null)?.items : undefined;
+  const items = ran ?? s.plan?.replayItems ?? [];
   if (archive)
     return (
       <div className="view">

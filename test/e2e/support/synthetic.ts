@@ -151,6 +151,8 @@ export function syntheticDiagnosis(bucket = 'logs-bucket'): Diagnosis {
       store: true,
       config: ['/etc/fluent-bit/fluent-bit.conf'],
       outputs: [{ id: 0, displayName: 's3.0', listing: 'complete', versions: false, multipart: false }],
+      roots: [{ bucket: 'logs-bucket', path: '/data/fluent-bit/logs-bucket', index: 'known' }],
+      complete: true,
     },
   };
 }

@@ -268,7 +268,30 @@ describe('store contents', () => {
     // no config, no listing: the persisted value is only a lower bound, nothing is called safe
     expect(d.outputs.map((o) => [o.id, o.bucket, o.persistedNextIndex, o.safeNextIndex, o.lowerBoundNextIndex])).toEqual([[2, 'a', 9, null, 9]]);
     expect(d.outputs[0].findings.find((f) => f.code === 'NO_EVIDENCE')!.data).toEqual({ reason: 'no-config' });
-    expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'ROOT_NOT_FOUND']);
+    // root c has no seq_index and no sequence/: its index state is unknown (issue 18 case 5)
+    expect(d.storeFindings.map((f) => f.code)).toEqual(['QUARANTINED_DATA', 'INDEX_STATE_UNKNOWN']);
+  });
+
+  it('without a config a root without sequence/ is INDEX_STATE_UNKNOWN, never "no findings"; the checks name its bucket', () => {
+    const d = diagnose({ report: report(root('logs-bucket'), root('b', { markers: ['m'] })), config: null });
+    const f = d.storeFindings.filter((x) => x.code === 'INDEX_STATE_UNKNOWN');
+    expect(f.map((x) => [x.severity, x.summary])).toEqual([
+      ['warning', 'Index state of root logs-bucket unknown: if an output on this root uses $INDEX, a graceful stop deleted its index (sequence/ is missing).'],
+      ['warning', 'Index state of root b unknown: sequence/ holds no seq_index file, and without the config it is unknown whether an output uses $INDEX here.'],
+    ]);
+    expect(f[0].next.map((n) => n.request)).toEqual([
+      { name: 'config.load', input: {} },
+      { name: 'evidence.importOffline', input: { kind: 'listing', bucket: 'logs-bucket' } },
+    ]);
+    expect(d.checks.roots).toEqual([
+      { bucket: 'logs-bucket', path: '/data/store/logs-bucket', index: 'unknown' },
+      { bucket: 'b', path: '/data/store/b', index: 'unknown' },
+    ]);
+    expect(d.checks.complete).toBe(false);
+    // a root an inferred output uses (its seq_index file) is known
+    const known = diagnose({ report: report(root('a', { seqIndex: [seq(0, 3)] })), config: null });
+    expect(known.storeFindings.map((x) => x.code)).toEqual([]);
+    expect(known.checks).toMatchObject({ roots: [{ bucket: 'a', index: 'known' }], complete: true });
   });
 
   it('ROOT_NOT_FOUND when the config bucket has no root in the store', async () => {
@@ -282,5 +305,80 @@ describe('store contents', () => {
     const config: FluentBitConfig = await conf('name s3; bucket b; store_dir /srv/two; s3_key_format /a/$INDEX');
     const r = report(root('b', { path: '/snap/one/b', seqIndex: [seq(0, 1)] }), root('b', { path: '/snap/two/b', seqIndex: [seq(0, 2)] }));
     expect(diagnose({ report: r, config }).outputs[0]).toMatchObject({ rootPath: '/snap/two/b', persistedNextIndex: 2 });
+  });
+});
+
+describe('evidence with a scope and an age (issue 18)', () => {
+  const keys: [string, string][] = [
+    ['app/2026/11/29/0', '2026-11-29T10:00:00.000Z'],
+    ['app/2026/11/29/1', '2026-11-29T10:01:00.000Z'],
+  ];
+  const at = new Date('2026-11-29T12:00:00.000Z');
+
+  it('a listing older than a write the tool made to the bucket is stale: nothing is called safe on it', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const r = report(root('b'));
+    const ev = evidence(keys, { listedAt: '2026-11-29T11:00:00.000Z' });
+    const fresh = diagnose({
+      report: r,
+      config,
+      evidence: { 0: ev },
+      at,
+      freshness: { bucketWrites: { other: { at: '2026-11-29T11:30:00.000Z', action: 'replay' } } },
+    });
+    expect(fresh.outputs[0]).toMatchObject({ safeNextIndex: 2, indexEvidence: { coverage: 'complete', listedAt: '2026-11-29T11:00:00.000Z' } });
+    expect(fresh.outputs[0].indexEvidence.text).toBe('a complete offline listing of bucket b (listing.json, file time 2026-11-29T11:00:00.000Z)');
+
+    const stale = diagnose({
+      report: r,
+      config,
+      evidence: { 0: ev },
+      at,
+      freshness: { bucketWrites: { b: { at: '2026-11-29T11:30:00.000Z', action: 'replay' } } },
+    });
+    expect(stale.outputs[0].safeNextIndex).toBeNull();
+    expect(stale.outputs[0].indexEvidence.coverage).toBe('stale');
+    expect(stale.outputs[0].indexEvidence.text).toMatch(
+      /^stale evidence: Store Doctor's replay wrote to bucket b at 2026-11-29T11:30:00.000Z, after this listing \(taken 2026-11-29T11:00:00.000Z\): list again/,
+    );
+    expect(stale.checks.outputs[0].listing).toBe('stale');
+    // evidence without a time is older than any write the tool made
+    const untimed = diagnose({
+      report: r,
+      config,
+      evidence: { 0: evidence(keys) },
+      at,
+      freshness: { bucketWrites: { b: { at: '2026-11-29T11:30:00.000Z', action: 'multipart' } } },
+    });
+    expect(untimed.outputs[0].indexEvidence.coverage).toBe('stale');
+  });
+
+  it('a listing older than the age limit is stale; younger is not', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const ev = evidence(keys, { listedAt: '2026-11-29T11:00:00.000Z' });
+    const d = (minutes: number) =>
+      diagnose({
+        report: report(root('b')),
+        config,
+        evidence: { 0: ev },
+        at,
+        freshness: { maxAgeMs: minutes * 60_000, now: new Date('2026-11-29T11:45:00.000Z') },
+      });
+    expect(d(60).outputs[0].indexEvidence.coverage).toBe('complete');
+    expect(d(30).outputs[0].indexEvidence).toMatchObject({ coverage: 'stale' });
+    expect(d(30).outputs[0].indexEvidence.text).toMatch(/taken 2026-11-29T11:00:00.000Z, 45 min ago, older than the limit of 30 min: list again/);
+  });
+
+  it('a focused live listing says its scope: the highest index is the highest in the listed partitions, and why that is enough', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /$TAG/%Y/%m/%d/$INDEX');
+    const ev = evidence(keys, { source: 'live', coverage: 'focused', focus: { since: '2026-11-29T00:00:00.000Z', at: at.toISOString() } });
+    const e = diagnose({ report: report(root('b')), config, evidence: { 0: ev }, at }).outputs[0].indexEvidence;
+    expect(e.coverage).toBe('window');
+    expect(e.text).toMatch(
+      /^a focused listing of bucket b, complete for keys dated 2026-11-29T00:00:00.000Z or later .* enough for the next index, because the key format's time partitions/,
+    );
+    expect(e.text).toMatch(/the highest \$INDEX is the highest in the listed partitions, older keys were not listed$/);
+    const full = diagnose({ report: report(root('b')), config, evidence: { 0: { ...ev, coverage: 'full', focus: undefined } }, at }).outputs[0].indexEvidence;
+    expect(full).toMatchObject({ coverage: 'complete', text: 'a full listing of bucket b (every key the key format can reach)' });
   });
 });

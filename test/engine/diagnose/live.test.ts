@@ -158,6 +158,18 @@ describe.skipIf(!s3Enabled())('runDiagnosis with live evidence on a real S3', { 
     expect(keys).toEqual(expect.arrayContaining([...today, 'app/2026/11/26/5000']));
     expect(keys).not.toContain('db/2026/10/01/7');
     expect(keys.some((k) => k.startsWith('app/2026/11/25/'))).toBe(false);
+    // issue 18 case 2: the focused listing says its window and scope, never "complete"; only the full one is
+    expect(fe.focus?.since).toBe('2026-11-26T10:00:05.000Z');
+    const fo = focused.diagnosis.outputs[0];
+    expect(fo.indexEvidence.coverage).toBe('window');
+    expect(fo.indexEvidence.text).toMatch(/^a focused listing of bucket \S+, complete for keys dated 2026-11-26T10:00:05.000Z or later/);
+    expect(fo.indexEvidence.text).toMatch(/the highest \$INDEX is the highest in the listed partitions, older keys were not listed$/);
+    expect(fo.indexEvidence.text).not.toMatch(/complete listing/);
+    expect(full.diagnosis.outputs[0].indexEvidence).toMatchObject({
+      coverage: 'complete',
+      text: `a full listing of bucket ${bucket} (every key the key format can reach)`,
+    });
+    expect(focused.diagnosis.checks.outputs[0].listing).toBe('window');
     expect(fe.requests).toBeLessThan(ue.requests);
     expect(fe.notes[0]).toMatch(/^Listing mode: focused \(\d+ requests\).*from 2026-11-26T10:00:05\.000Z on/);
     expect(ue.notes[0]).toMatch(/^Listing mode: full/);

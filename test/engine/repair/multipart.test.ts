@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { scanStore } from '../../../electron/engine/store/scan';
@@ -253,5 +254,34 @@ describe.skipIf(!s3Enabled())('version recovery against RGW', () => {
     const r2 = await applyRecoverVersions(again, { client });
     expect(r2.steps.every((s) => !s.ok && /not overwritten/.test(s.message))).toBe(true);
     expect((await getObjectBytes(client, bucket, copiesOf(plan)[0].targetKey)).toString()).toBe('run 1 data');
+  }, 60_000);
+
+  it('is idempotent: right after --apply it recognises its copies (manifest + sha256) and plans nothing for them', async () => {
+    const client = testClient();
+    const store = tempDir('sd-ver2-');
+    onTestFinished(() => store.cleanup());
+    const bucket = await newBucket(client, 'sd-ver2', true);
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 1 data' }));
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'logs/segment_0', Body: 'run 2 data (overwrote run 1)' }));
+    // the default recovery prefix carries a time stamp: a second plan would copy under a new one
+    const plan = await planRecoverVersions({ storePath: store.dir, bucket, client });
+    expect(copiesOf(plan)).toHaveLength(1);
+    const r = await applyRecoverVersions(plan, { client });
+    expect(r.verified).toBe(true);
+    const manifest = JSON.parse((await getObjectBytes(client, bucket, r.manifestKey!)).toString());
+    expect(manifest.copies[0].sha256).toBe(createHash('sha256').update('run 1 data').digest('hex'));
+
+    const again = await planRecoverVersions({ storePath: store.dir, bucket, client });
+    expect(copiesOf(again)).toEqual([]);
+    expect(again.steps).toEqual([]);
+    expect(again.summary).toBe('Nothing to recover: every overwritten version (1) already has a verified copy.');
+    expect(again.why.join('\n')).toContain(
+      `logs/segment_0 version ${copiesOf(plan)[0].versionId}: already copied to ${copiesOf(plan)[0].targetKey} (${r.manifestKey}, sha256 verified)`,
+    );
+
+    // a copy that no longer holds the recorded bytes is not recognised: that version is planned again
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: copiesOf(plan)[0].targetKey, Body: 'tampered' }));
+    const third = await planRecoverVersions({ storePath: store.dir, bucket, client });
+    expect(copiesOf(third).map((c) => c.versionId)).toEqual([copiesOf(plan)[0].versionId]);
   }, 60_000);
 });

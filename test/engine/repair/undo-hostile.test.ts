@@ -422,8 +422,11 @@ describe('a symlinked bucket root (Fluent Bit follows it): writes resolve it onc
       const entry = readJournal(path.join(s.a, '.store-doctor', JOURNAL_FILE)).find((l) => l.type === 'action');
       expect(entry.rootPath).toBe(s.a);
       expect(fileChange(entry).path).toBe(path.join(s.a, 'sequence', 'index_metadata', 'seq_index_0'));
-      const undo = await x.call('repair.plan', { storeId: x.storeId, action: 'undo' });
-      expect(undo.value.refusals).toEqual([]);
+      // the undo brings the reset back below the listed index 11 (issue 18): refused unless forced
+      const refused = await x.call('repair.plan', { storeId: x.storeId, action: 'undo' });
+      expect(refused.value.refusals.map((r: { forceable: boolean }) => r.forceable)).toEqual([true]);
+      expect(refused.value.refusals[0].reason).toMatch(/leaves seq_index_0 missing again .* \$INDEX 11 is already used/);
+      const undo = await x.call('repair.plan', { storeId: x.storeId, action: 'undo', force: true });
       const undone = await x.call('repair.apply', { storeId: x.storeId, planId: undo.value.planId, confirm: undo.value.confirm });
       expect(undone.ok).toBe(true);
       expect(existsSync(path.join(s.a, 'sequence'))).toBe(false);

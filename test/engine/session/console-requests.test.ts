@@ -79,7 +79,11 @@ describe('store.openDemoCopy, history.list', () => {
     });
     expect(h1.entries[0].summary).toMatch(/12/);
 
-    const undo = await ok(e, 'repair.plan', { storeId: demo.storeId, action: 'undo' });
+    // putting 9 back is below the listed index 11 (issue 18): refused unless forced
+    const refused = await ok(e, 'repair.plan', { storeId: demo.storeId, action: 'undo' });
+    expect(refused.refusals.map((r: any) => r.forceable)).toEqual([true]);
+    expect(refused.details.atRisk[0]).toMatchObject({ outputId: 0, restored: '9', highestIndex: 11 });
+    const undo = await ok(e, 'repair.plan', { storeId: demo.storeId, action: 'undo', force: true });
     expect(undo.bookkeeping.map((s: any) => s.kind)).toEqual(['append-journal']);
     await ok(e, 'repair.apply', { storeId: demo.storeId, planId: undo.planId, confirm: undo.confirm });
     expect(fs.readFileSync(seqFile, 'utf8')).toBe('9');

@@ -29,7 +29,7 @@ describe('exportMarkdown on the real index-reset store', () => {
       listing: [path.join(fix, 's3api-list-objects-v2-after-run2.json')],
     });
     const b = exportMarkdown({ ...withListing, evidence: withListing.evidence.get(0)!, version: 't' }).text;
-    expect(b).toMatch(/s3\.0: bucket evidence complete listing/);
+    expect(b).toMatch(/s3\.0: bucket evidence full listing/);
     expect(b).toMatch(/\| 11 \| 12 \| 1 \|/);
     // a snapshot is read-only evidence: the repair command names the live store_dir, and the evidence it needs
     expect(b).toMatch(/^store-doctor repair-index <store_dir> --config \S+fluent-bit\.conf --listing '<listing.json>' --apply$/m);
