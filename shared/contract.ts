@@ -21,6 +21,7 @@ import type {
   S3Target,
   SavedConnection,
   StorageSummary,
+  StoragePathReport,
   StoreReport,
   StoreUpdate,
 } from './model';
@@ -46,7 +47,7 @@ export const connectionSchema = z
 
 export const documentSchema = z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }).strict();
 
-export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo']);
+export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo', 'salvage']);
 
 const isoTime = z.string().datetime({ offset: true });
 
@@ -120,6 +121,11 @@ export const requestSchemas = {
   'chunk.records': z
     .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
     .strict(),
+  /** A Fluent Bit engine buffer (`[SERVICE] storage.path`): streams per input, chunks, CRC, records, the backlog and its limits. `configPath`: the Fluent Bit config (its storage settings). */
+  'storagePath.open': z.object({ path, configPath: path.optional() }).strict(),
+  /** Plan the salvage of the chunks Fluent Bit would reject in an opened storage.path (apply with storagePath.salvageApply). */
+  'storagePath.salvagePlan': z.object({ path, configPath: path.optional(), force: z.boolean().optional() }).strict(),
+  'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
   'config.load': z
     .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
     .strict()
@@ -238,6 +244,9 @@ export interface RequestResults {
   'chunk.inspect': { chunk: ChunkInfo; headerHex: string; layout: ChunkLayoutField[] };
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;
+  'storagePath.open': StoragePathReport;
+  'storagePath.salvagePlan': RepairPlan;
+  'storagePath.salvageApply': RepairResult;
   'evidence.importOffline': S3Evidence;
   'evidence.live': S3Evidence;
   'diagnose.run': Diagnosis;

@@ -12,6 +12,7 @@ import { EngineEvents } from './session/events';
 import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
 import { guardHandlers } from './session/handlers-guard';
+import { storagePathHandlers } from './session/handlers-storage-path';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
@@ -68,6 +69,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     ...repairHandlers(ctx, tasks),
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
     ...guardHandlers(ctx),
+    ...storagePathHandlers(ctx),
   };
   const interval = opts.progressIntervalMs ?? 100;
 

@@ -1,0 +1,57 @@
+/**
+ * Requests on a Fluent Bit engine buffer (`storage.path`): open (scan + diagnosis), plan the
+ * salvage, apply exactly that plan — for every door (CLI, loopback host, Electron IPC). The plan is
+ * kept in the session's PlanStore, shown with the same bookkeeping and process check as every
+ * plan, and applied once, through repair/ applyPlan (write lock, process check, journal, atomic
+ * writes, verify, undo).
+ */
+import * as path from 'node:path';
+import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract';
+import type { FluentBitConfig } from '../../../shared/model';
+import { loadFluentBitConfig } from '../fluentbit';
+import { applyPlan, planSalvage } from '../repair';
+import { isStoragePath, scanStoragePath } from '../storage-path';
+import { realPathOf } from './confine';
+import { EngineError } from './errors';
+import type { SessionContext } from './handlers-store';
+import { bookkeepingSteps, processCheckOf } from './plan-notes';
+
+type Handlers = Pick<EngineHandlers, 'storagePath.open' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'>;
+
+const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
+
+async function open(ctx: SessionContext, p: string, configPath?: string) {
+  const abs = path.resolve(p);
+  if (!(await isStoragePath(abs)))
+    throw new EngineError('invalid-input', `${abs} is not a Fluent Bit storage.path (no input folder holds a *.flb chunk); open a store_dir with store.open`);
+  let config: FluentBitConfig | null = null;
+  if (configPath) config = await loadFluentBitConfig(path.resolve(configPath));
+  const report = await scanStoragePath(abs, { config });
+  ctx.registry.confinement.add(abs);
+  return report;
+}
+
+export function storagePathHandlers(ctx: SessionContext): Handlers {
+  return {
+    'storagePath.open': async (input) => open(ctx, input.path, input.configPath),
+
+    'storagePath.salvagePlan': async (input) => {
+      const report = await open(ctx, input.path, input.configPath);
+      const plan = await planSalvage(report, { force: input.force });
+      plan.bookkeeping = bookkeepingSteps(plan);
+      const check = await processCheckOf(plan);
+      if (check) plan.processCheck = check;
+      if (input.force) plan.forced = true;
+      ctx.plans.add({ storeId: keyOf(input.path), request: { action: 'salvage', force: input.force } as RepairPlanRequest, plan, outputId: null });
+      return plan;
+    },
+
+    'storagePath.salvageApply': async (input) => {
+      const rec = ctx.plans.get(keyOf(input.path), input.planId);
+      if (rec.plan.confirm !== undefined && input.confirm !== rec.plan.confirm)
+        throw new EngineError('invalid-input', `type "${rec.plan.confirm}" to confirm the salvage (got "${input.confirm.slice(0, 80)}")`);
+      ctx.plans.delete(input.planId);
+      return applyPlan(rec.plan, { force: rec.plan.forced });
+    },
+  };
+}
