@@ -16,13 +16,12 @@ import { openAction } from './journal';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Whether a chunk needs salvage given the checksum setting (null: unknown, treated as on for stale CRCs). */
+/** Whether a chunk needs salvage given the checksum setting (null: unknown, treated as on: a CRC never hurts with it off). */
 function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null): boolean {
   if (!c.salvageable) return false;
   if (c.tornBytes > 0) return true;
-  if (c.crc === 'invalid') return checksum !== false;
-  if (c.crc === 'absent') return checksum === true;
-  return false;
+  // Measured: with storage.checksum on, a zero CRC field (chunk written with it off) is rejected too.
+  return c.crc !== 'valid' && checksum !== false;
 }
 
 export async function planSalvage(

@@ -95,7 +95,7 @@ export function analyzeEngineChunk(stream: string, name: string, buf: Buffer, mt
     info.fateChecksumOn === 'reject'
       ? `${crcWord[info.crc]}: with storage.checksum on, Fluent Bit rejects it ("format check failed") and its ${ev.records} record(s) are never delivered; with it off, they load${torn}.`
       : `${crcWord[info.crc]}: loads at the next start (${ev.records} record(s))${torn}.`;
-  const needsSalvage = info.crc === 'invalid' || ev.tornBytes > 0;
+  const needsSalvage = info.crc !== 'valid' || ev.tornBytes > 0; // measured: a zero CRC is rejected with checksum on too
   if (needsSalvage) {
     const content = buf.subarray(h.contentStart, h.contentStart + ev.cleanEnd);
     info.salvageable = true;
