@@ -99,7 +99,9 @@ export function analyzeEngineChunk(stream: string, name: string, buf: Buffer, mt
   if (needsSalvage) {
     const content = buf.subarray(h.contentStart, h.contentStart + ev.cleanEnd);
     info.salvageable = true;
-    const page = buf.length % 4096 === 0 ? 4096 : null;
+    // A legacy header (content length 0: Fluent Bit < 2.1.10, chunkio < 1.5) is read by its writer
+    // as "content up to the end of the file", and its CRC covers that: cut the file at the logical end.
+    const page = h.contentLengthField !== 0 && buf.length % 4096 === 0 ? 4096 : null;
     return { info, salvage: encodeChunk({ meta: buf.subarray(HEADER_SIZE, metaEnd), content, crc: true, pageSize: page }) };
   }
   return { info, salvage: null };

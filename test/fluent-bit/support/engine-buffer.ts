@@ -94,6 +94,11 @@ export function tearLastRecord(store: string): { file: string; cut: number } {
   let end = 24 + meta + len;
   while (end > 24 + meta && buf[end - 1] === 0) end--; // skip padding to the last event's end
   const cut = 7;
+  if (buf.readUInt32BE(10) === 0) {
+    // Legacy header (Fluent Bit < 2.1.10): the length is the file's; a torn write ends the file.
+    writeFileSync(file, buf.subarray(0, end - cut));
+    return { file: rel, cut };
+  }
   buf.fill(0, end - cut, buf.length);
   buf.writeUInt32BE(end - cut - 24 - meta, 10);
   writeFileSync(file, buf);
