@@ -10,6 +10,7 @@ import { errorDocumentSchema } from './error';
 import { planFileDocumentSchema } from './plan-file-document';
 import { multipartDocumentSchema, repairDocumentSchema, replayDocumentSchema } from './repair';
 import { reportDocumentSchema } from './report';
+import { salvageDocumentSchema } from './storage-path';
 import { fleetDocumentSchema, guardOnceDocumentSchema, nodeReportSchema } from './guard';
 
 export interface JsonDocument {
@@ -34,6 +35,7 @@ export const JSON_DOCUMENTS = {
   nodeReport: { file: 'node-report.schema.json', title: 'store-doctor guard: GET /report.json (read by store-doctor fleet)', schema: nodeReportSchema },
   fleet: { file: 'fleet.schema.json', title: 'store-doctor fleet --json', schema: fleetDocumentSchema },
   guardOnce: { file: 'guard-once.schema.json', title: 'store-doctor guard --once --json', schema: guardOnceDocumentSchema },
+  salvage: { file: 'salvage.schema.json', title: 'store-doctor salvage --json', schema: salvageDocumentSchema },
   error: { file: 'error.schema.json', title: 'store-doctor <command> --json when it fails', schema: errorDocumentSchema },
 } as const satisfies Record<string, JsonDocument>;
 
