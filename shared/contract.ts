@@ -124,6 +124,8 @@ export const requestSchemas = {
   /** A Fluent Bit engine buffer (`[SERVICE] storage.path`): streams per input, chunks, CRC, records, the backlog and its limits. `configPath`: the Fluent Bit config (its storage settings). */
   'storagePath.open': z.object({ path, configPath: path.optional() }).strict(),
   /** Plan the salvage of the chunks Fluent Bit would reject in an opened storage.path (apply with storagePath.salvageApply). */
+  /** The storage.path a Fluent Bit config sets (`[SERVICE] storage.path`, YAML `service.storage.path`), absolute; null when it sets none. */
+  'storagePath.configured': z.object({ configPath: path }).strict(),
   'storagePath.salvagePlan': z.object({ path, configPath: path.optional(), force: z.boolean().optional() }).strict(),
   'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
   'config.load': z
@@ -245,6 +247,7 @@ export interface RequestResults {
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;
   'storagePath.open': StoragePathReport;
+  'storagePath.configured': { path: string | null };
   'storagePath.salvagePlan': RepairPlan;
   'storagePath.salvageApply': RepairResult;
   'evidence.importOffline': S3Evidence;

@@ -36,17 +36,24 @@ export function formatStoragePath(r: StoragePathReport): string {
 
 export function registerSalvage(program: Command): void {
   program
-    .command('salvage <storage-path>')
+    .command('salvage [storage-path]')
     .description('write a valid chunk in place of each chunk Fluent Bit would reject in a storage.path (stale CRC after a crash, torn last record), with undo')
     .option('--config <file>', 'the Fluent Bit config (storage.checksum and the storage limits)')
     .option('--apply', 'do it (default: print the plan only)')
     .option('--json', 'machine-readable output')
     .option('--force', 'override the forceable refusals (a process using the folder), loudly')
-    .action(async (dir: string, opts: SalvageOptions) => {
-      const p = path.resolve(dir);
+    .action(async (dir: string | undefined, opts: SalvageOptions) => {
       const configPath = opts.config ? path.resolve(opts.config) : undefined;
+      if (dir === undefined && !configPath) throw new CliError('give the storage.path folder, or --config with [SERVICE] storage.path', EXIT.USAGE);
       if (opts.force) process.stderr.write('WARNING: --force given: a process using the folder does not stop the salvage.\n');
       await withSession(async (session) => {
+        let p = dir === undefined ? '' : path.resolve(dir);
+        if (!p) {
+          // The folder from the config: [SERVICE] storage.path (YAML service.storage.path), relative to the config's folder.
+          const config = await session.call('storagePath.configured', { configPath: configPath! });
+          if (!config.path) throw new CliError(`${configPath} sets no [SERVICE] storage.path: give the folder`, EXIT.USAGE);
+          p = config.path;
+        }
         const report = await session.call('storagePath.open', { path: p, configPath });
         const plan = await session.call('storagePath.salvagePlan', { path: p, configPath, force: opts.force });
         const blocked = plan.refusals.some((r) => !r.forceable || !plan.forced);

@@ -16,7 +16,7 @@ import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
 
-type Handlers = Pick<EngineHandlers, 'storagePath.open' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'>;
+type Handlers = Pick<EngineHandlers, 'storagePath.open' | 'storagePath.configured' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'>;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
 
@@ -34,6 +34,12 @@ async function open(ctx: SessionContext, p: string, configPath?: string) {
 export function storagePathHandlers(ctx: SessionContext): Handlers {
   return {
     'storagePath.open': async (input) => open(ctx, input.path, input.configPath),
+
+    'storagePath.configured': async (input) => {
+      const file = path.resolve(input.configPath);
+      const v = (await loadFluentBitConfig(file)).service?.['storage.path']?.trim();
+      return { path: v ? path.resolve(path.dirname(file), v) : null };
+    },
 
     'storagePath.salvagePlan': async (input) => {
       const report = await open(ctx, input.path, input.configPath);

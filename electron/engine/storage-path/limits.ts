@@ -19,12 +19,13 @@ export function checksumOf(service: Record<string, string>): boolean {
   return /^(on|true|yes|1)$/i.test((service['storage.checksum'] ?? 'off').trim());
 }
 
-const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+const mb = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
 
 export function storageLimits(streams: EngineStreamInfo[], config: FluentBitConfig | null): StorageLimits {
   const svc = config?.service ?? null;
   const checksum = svc ? checksumOf(svc) : null;
-  const loadable = streams.flatMap((s) => s.chunks).filter((c) => (checksum === false ? c.fateChecksumOff : c.fateChecksumOn) === 'load');
+  // The backlog Fluent Bit will hold once the rejected chunks are salvaged: every chunk whose header loads.
+  const loadable = streams.flatMap((s) => s.chunks).filter((c) => c.fateChecksumOff === 'load');
   const bytes = loadable.reduce((s, c) => s + c.fileSize, 0);
   const chunks = loadable.length;
   const maxUpRaw = svc?.['storage.max_chunks_up'];
@@ -41,8 +42,8 @@ export function storageLimits(streams: EngineStreamInfo[], config: FluentBitConf
   if (maxChunksUp !== null)
     effects.push(
       chunks > maxChunksUp
-        ? `storage.max_chunks_up ${maxChunksUp}: ${chunks} loadable chunks exceed it, so at most ${maxChunksUp} are up in memory at once; the other ${chunks - maxChunksUp} stay down on disk until chunks are flushed.`
-        : `storage.max_chunks_up ${maxChunksUp}: the ${chunks} loadable chunk(s) fit (no chunk has to wait down on disk for this reason).`,
+        ? `storage.max_chunks_up ${maxChunksUp}: ${chunks} chunks (after salvage) exceed it, so at most ${maxChunksUp} are up in memory at once; the other ${chunks - maxChunksUp} stay down on disk until chunks are flushed.`
+        : `storage.max_chunks_up ${maxChunksUp}: the ${chunks} chunk(s) (after salvage) fit (no chunk has to wait down on disk for this reason).`,
     );
   if (backlogMemLimit !== null)
     effects.push(
@@ -53,7 +54,7 @@ export function storageLimits(streams: EngineStreamInfo[], config: FluentBitConf
   for (const o of outputsWithLimit)
     effects.push(
       bytes > o.limit
-        ? `${o.name} storage.total_limit_size ${mb(o.limit)}: the backlog (${mb(bytes)}, if all of it is routed to ${o.name}) exceeds it; Fluent Bit discards the oldest chunks for that output to stay under it — records can be lost.`
+        ? `${o.name} storage.total_limit_size ${mb(o.limit)}: the backlog after salvage (${mb(bytes)}, if all of it is routed to ${o.name}) exceeds it; Fluent Bit discards the oldest chunks for that output to stay under it — records can be lost.`
         : `${o.name} storage.total_limit_size ${mb(o.limit)}: the backlog (${mb(bytes)}) is under it.`,
     );
   return { checksum, totalLimitSize: outputsWithLimit[0]?.limit ?? null, maxChunksUp, backlogMemLimit, effects };

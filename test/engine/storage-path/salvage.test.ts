@@ -9,6 +9,7 @@ import { encode } from '@msgpack/msgpack';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { applyPlan, planSalvage, undoLast } from '../../../electron/engine/repair';
+import { loadFluentBitConfig } from '../../../electron/engine/fluentbit';
 import { isStoragePath, scanStoragePath } from '../../../electron/engine/storage-path';
 
 const meta = (tag: string) => Buffer.concat([Buffer.from([0xf1, 0x77, 0, 0]), Buffer.from(tag)]);
@@ -76,6 +77,26 @@ describe('salvage', () => {
     expect(report.totals.rejected).toBe(0);
     const plan = await planSalvage(report, { skipProcessCheck: true });
     expect(plan.steps.map((s) => path.relative(dir, s.target))).toEqual(['tail.1/100-1700000001.2.flb']);
-    expect(report.limits.effects.join(' ')).toMatch(/storage.max_chunks_up 128: the 3 loadable chunk\(s\) fit/);
+    expect(report.limits.effects.join(' ')).toMatch(/storage.max_chunks_up 128: the 3 chunk\(s\) \(after salvage\) fit/);
+  });
+
+  it('reads storage.checksum and the limits from a YAML service section and says what they do', async () => {
+    const yaml = path.join(dir, '..', `${path.basename(dir)}.yaml`);
+    writeFileSync(
+      yaml,
+      `service:\n  storage.path: ${dir}\n  storage.checksum: on\n  storage.max_chunks_up: 2\n  storage.backlog.mem_limit: 8K\npipeline:\n  outputs:\n    - name: stdout\n      match: "*"\n      storage.total_limit_size: 1M\n`,
+    );
+    try {
+      const config = await loadFluentBitConfig(yaml);
+      expect(config.service?.['storage.path']).toBe(dir);
+      const r = await scanStoragePath(dir, { config });
+      expect(r.limits).toMatchObject({ checksum: true, maxChunksUp: 2 });
+      const text = r.limits.effects.join('\n');
+      expect(text).toMatch(/storage.max_chunks_up 2: 3 chunks \(after salvage\) exceed it/);
+      expect(text).toMatch(/storage.backlog.mem_limit .*more than the limit/);
+      expect(text).toMatch(/stdout.0 storage.total_limit_size .* is under it/);
+    } finally {
+      rmSync(yaml, { force: true });
+    }
   });
 });
