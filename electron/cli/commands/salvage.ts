@@ -70,7 +70,7 @@ export function registerSalvage(program: Command): void {
                   : 'Nothing to apply.\n',
             );
           }
-          if (blocked && plan.steps.length) process.exitCode = EXIT.REFUSED;
+          if (blocked) process.exitCode = EXIT.REFUSED;
           return;
         }
         const result = await session.call('storagePath.salvageApply', { path: p, planId: plan.planId!, confirm: plan.confirm ?? '' });

@@ -26,15 +26,20 @@ function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number],
 
 export async function planSalvage(
   report: StoragePathReport,
-  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean } = {},
+  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean } = {},
 ): Promise<RepairPlan> {
   const rootPath = report.path;
   const checksum = report.limits.checksum;
   const chunks: NonNullable<Extract<RepairPlan['details'], { kind: 'salvage' }>>['chunks'] = [];
   const steps: PlanStep[] = [];
+  let inArchive = 0;
   for (const s of report.streams)
     for (const c of s.chunks) {
       if (!needsSalvage(c, checksum)) continue;
+      if (opts.archive) {
+        inArchive++; // read-only evidence: refused below
+        continue;
+      }
       const r = await readChunkBytes(path.join(rootPath, s.name), s.name, c.name);
       if (!r.bytes || !r.salvage) continue;
       const file = path.join(rootPath, s.name, c.name);
@@ -51,16 +56,18 @@ export async function planSalvage(
         description: `Replace ${c.path} (tag ${c.tag ?? '?'}) with a valid chunk keeping its ${r.info.records} record(s): ${why}.`,
       });
     }
-  const guard = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck });
+  const guard = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck, archive: opts.archive });
   const records = chunks.reduce((n, c) => n + c.records, 0);
   const cut = chunks.filter((c) => c.cutBytes > 0);
   const plan: RepairPlan = {
     action: 'salvage',
     storePath: opts.storePath ?? rootPath,
     rootPath,
-    summary: chunks.length
-      ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} record(s) kept${cut.length ? `, ${cut.length} torn last record(s) cut` : ''}.`
-      : `Nothing to salvage in ${rootPath}: no chunk Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
+    summary: opts.archive
+      ? `${inArchive} chunk(s) of ${rootPath} need salvage, but an archive is read-only: extract it and salvage the folder.`
+      : chunks.length
+        ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} record(s) kept${cut.length ? `, ${cut.length} torn last record(s) cut` : ''}.`
+        : `Nothing to salvage in ${rootPath}: no chunk Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
     why: [
       checksum === false
         ? 'storage.checksum is off: Fluent Bit does not check CRCs, only torn last records are cut.'

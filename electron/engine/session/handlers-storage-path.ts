@@ -5,12 +5,13 @@
  * plan, and applied once, through repair/ applyPlan (write lock, process check, journal, atomic
  * writes, verify, undo).
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract';
 import type { FluentBitConfig } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage } from '../repair';
-import { isStoragePath, scanStoragePath } from '../storage-path';
+import { isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { realPathOf } from './confine';
 import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
@@ -22,18 +23,27 @@ const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
 
 async function open(ctx: SessionContext, p: string, configPath?: string) {
   const abs = path.resolve(p);
-  if (!(await isStoragePath(abs)))
-    throw new EngineError('invalid-input', `${abs} is not a Fluent Bit storage.path (no input folder holds a *.flb chunk); open a store_dir with store.open`);
   let config: FluentBitConfig | null = null;
   if (configPath) config = await loadFluentBitConfig(path.resolve(configPath));
-  const report = await scanStoragePath(abs, { config });
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(abs);
+  } catch {
+    throw new EngineError('not-found', `${abs}: no such file or directory`);
+  }
+  const report = st.isFile() ? await scanStoragePathArchive(abs, { config }) : (await isStoragePath(abs)) ? await scanStoragePath(abs, { config }) : null;
+  if (!report)
+    throw new EngineError(
+      'invalid-input',
+      `${abs} is not a Fluent Bit storage.path (no input folder holds a *.flb chunk)${st.isFile() ? ' nor an archive of one' : ''}; open a store_dir with store.open`,
+    );
   ctx.registry.confinement.add(abs);
-  return report;
+  return { report, archive: st.isFile() };
 }
 
 export function storagePathHandlers(ctx: SessionContext): Handlers {
   return {
-    'storagePath.open': async (input) => open(ctx, input.path, input.configPath),
+    'storagePath.open': async (input) => (await open(ctx, input.path, input.configPath)).report,
 
     'storagePath.configured': async (input) => {
       const file = path.resolve(input.configPath);
@@ -42,8 +52,8 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
     },
 
     'storagePath.salvagePlan': async (input) => {
-      const report = await open(ctx, input.path, input.configPath);
-      const plan = await planSalvage(report, { force: input.force });
+      const { report, archive } = await open(ctx, input.path, input.configPath);
+      const plan = await planSalvage(report, { force: input.force, archive });
       plan.bookkeeping = bookkeepingSteps(plan);
       const check = await processCheckOf(plan);
       if (check) plan.processCheck = check;

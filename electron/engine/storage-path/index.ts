@@ -8,3 +8,4 @@ export { analyzeEngineChunk, parseEngineMeta } from './chunk';
 export { readEvents } from './events';
 export { skipObject } from './msgpack-walk';
 export { storageLimits, checksumOf } from './limits';
+export { scanStoragePathArchive, archiveKind } from './archive';

@@ -58,8 +58,18 @@ export async function scanStoragePath(dir: string, opts: ScanStoragePathOptions 
     }
     streams.push(await scanStream(root, e.name, ignored));
   }
+  return buildReport(root, streams, ignored, opts.config ?? null);
+}
+
+/** The report of a storage.path from its streams (a folder or an archive). */
+export function buildReport(
+  root: string,
+  streams: EngineStreamInfo[],
+  ignored: StoragePathReport['ignored'],
+  config: FluentBitConfig | null,
+): StoragePathReport {
   const totals = { chunks: 0, bytes: 0, records: 0, rejected: 0, rejectedRecords: 0, torn: 0 };
-  const checksum = opts.config?.service ? checksumOf(opts.config.service) : null;
+  const checksum = config?.service ? checksumOf(config.service) : null;
   for (const s of streams)
     for (const c of s.chunks) {
       totals.chunks++;
@@ -72,7 +82,7 @@ export async function scanStoragePath(dir: string, opts: ScanStoragePathOptions 
       }
       if (c.tornBytes) totals.torn++;
     }
-  const limits = storageLimits(streams, opts.config ?? null);
+  const limits = storageLimits(streams, config);
   const findings: string[] = [];
   const when = checksum === null ? 'with storage.checksum on' : checksum ? '(storage.checksum is on)' : '(storage.checksum is off)';
   if (totals.rejected)
@@ -85,7 +95,6 @@ export async function scanStoragePath(dir: string, opts: ScanStoragePathOptions 
 }
 
 async function scanStream(root: string, name: string, ignored: StoragePathReport['ignored']): Promise<EngineStreamInfo> {
-  const m = STREAM_RE.exec(name);
   const chunks: EngineChunkInfo[] = [];
   const dir = path.join(root, name);
   let entries: import('node:fs').Dirent[] = [];
@@ -104,6 +113,12 @@ async function scanStream(root: string, name: string, ignored: StoragePathReport
     }
     chunks.push(await readChunk(dir, name, e.name));
   }
+  return streamOf(name, chunks);
+}
+
+/** A stream's summary from its analysed chunks. */
+export function streamOf(name: string, chunks: EngineChunkInfo[]): EngineStreamInfo {
+  const m = STREAM_RE.exec(name);
   const times = chunks
     .flatMap((c) => [c.firstTime, c.lastTime])
     .filter((t): t is string => !!t)

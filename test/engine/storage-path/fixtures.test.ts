@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanStoragePath } from '../../../electron/engine/storage-path';
+import { scanStoragePath, scanStoragePathArchive } from '../../../electron/engine/storage-path';
 
 const FIX = path.resolve(__dirname, '../../fixtures/storage-path');
 interface Run {
@@ -38,5 +38,12 @@ describe('storage.path fixtures from the real binaries', () => {
         expect(r.totals.torn).toBe(kind === 'torn-last-record' ? 1 : 0);
         expect(new Set(chunks.map((c) => c.tag))).toEqual(new Set(['app.a', 'app.b']));
         expect(new Set(chunks.map((c) => c.format))).toEqual(new Set([v === 'v1.9.10' ? 'v1' : 'v2']));
+        // read in place from the tar: the same report
+        const inTar = await scanStoragePathArchive(path.join(FIX, v, kind, 'store.tar.gz'));
+        expect(inTar?.path).toBe(`${path.join(FIX, v, kind, 'store.tar.gz')}/store`);
+        expect(inTar?.totals).toEqual(r.totals);
+        expect(inTar?.streams.map((s) => s.chunks.map((c) => [c.path, c.crc, c.records, c.tornBytes]))).toEqual(
+          r.streams.map((s) => s.chunks.map((c) => [c.path, c.crc, c.records, c.tornBytes])),
+        );
       });
 });
