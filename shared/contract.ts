@@ -127,6 +127,8 @@ export const requestSchemas = {
   /** The storage.path a Fluent Bit config sets (`[SERVICE] storage.path`, YAML `service.storage.path`), absolute; null when it sets none. */
   'storagePath.configured': z.object({ configPath: path }).strict(),
   'storagePath.salvagePlan': z.object({ path, configPath: path.optional(), force: z.boolean().optional() }).strict(),
+  /** Plan to undo the last action applied to an opened storage.path (a salvage); applied with storagePath.salvageApply. */
+  'storagePath.undoPlan': z.object({ path, force: z.boolean().optional() }).strict(),
   'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
   'config.load': z
     .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
@@ -249,6 +251,7 @@ export interface RequestResults {
   'storagePath.open': StoragePathReport;
   'storagePath.configured': { path: string | null };
   'storagePath.salvagePlan': RepairPlan;
+  'storagePath.undoPlan': RepairPlan;
   'storagePath.salvageApply': RepairResult;
   'evidence.importOffline': S3Evidence;
   'evidence.live': S3Evidence;

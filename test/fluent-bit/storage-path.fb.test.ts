@@ -5,12 +5,13 @@
  * delivers every kept record exactly once (counted on a stdout json_lines output), rejects nothing,
  * and leaves no chunk behind. Undo puts back the exact bytes.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect, it } from 'vitest';
 import { chunkFiles, makeBuffer, recordsIn, restart, type BufferKind } from './support/engine-buffer';
 import { describeCli, runCli } from './support/cli';
+import { startFluentBit } from './support/process';
 import { forEachFluentBit } from './support/suite';
 
 async function scenario(bin: string, kind: BufferKind) {
@@ -20,6 +21,18 @@ async function scenario(bin: string, kind: BufferKind) {
     const store = path.join(work, 'store');
     const files = chunkFiles(store);
     expect(files.length).toBeGreaterThanOrEqual(2);
+    if (kind === 'kill-checksum-on') {
+      // A Fluent Bit that rejected every chunk holds nothing open there, yet uses the folder: refused.
+      const config = path.join(work, 'running.conf');
+      writeFileSync(config, `[SERVICE]\n    Flush 1\n    storage.path ${store}\n    storage.checksum on\n[OUTPUT]\n    Name stdout\n    Match *\n`);
+      const fb = startFluentBit({ bin, config, logFile: path.join(work, 'running.log'), env: {} });
+      await fb.waitFor(/format check failed/, { count: files.length });
+      const refused = await runCli(['salvage', store, '--apply']);
+      await fb.stop('SIGTERM');
+      expect(refused.code, describeCli(refused)).toBe(5);
+      expect(refused.stdout + refused.stderr).toMatch(new RegExp(`Fluent Bit process ${fb.pid} .*whose storage.path is this folder`));
+      expect(recordsIn(store)).toBeGreaterThan(0);
+    }
     const plan = await runCli(['salvage', store, '--json']);
     expect(plan.code, describeCli(plan)).toBe(0);
     const planned = JSON.parse(plan.stdout) as {
@@ -39,7 +52,7 @@ async function scenario(bin: string, kind: BufferKind) {
     expect(recordsIn(store)).toBe(kept);
 
     // undo restores the exact bytes; salvage again for the restart
-    const undo = await runCli(['undo', store, '--apply']);
+    const undo = await runCli(['salvage', store, '--undo', '--apply']);
     expect(undo.code, describeCli(undo)).toBe(0);
     for (const f of files) expect(readFileSync(path.join(store, f)).equals(before[f])).toBe(true);
     expect((await runCli(['salvage', store, '--apply'])).code).toBe(0);

@@ -13,6 +13,7 @@ import { withSession } from '../session';
 import { formatPlan, formatResult } from './repair-common';
 
 interface SalvageOptions {
+  undo?: boolean;
   config?: string;
   apply?: boolean;
   json?: boolean;
@@ -39,6 +40,7 @@ export function registerSalvage(program: Command): void {
     .command('salvage [storage-path]')
     .description('write a valid chunk in place of each chunk Fluent Bit would reject in a storage.path (stale CRC after a crash, torn last record), with undo')
     .option('--config <file>', 'the Fluent Bit config (storage.checksum and the storage limits)')
+    .option('--undo', 'undo the last salvage of this folder instead (exact previous bytes)')
     .option('--apply', 'do it (default: print the plan only)')
     .option('--json', 'machine-readable output')
     .option('--force', 'override the forceable refusals (a process using the folder), loudly')
@@ -55,7 +57,9 @@ export function registerSalvage(program: Command): void {
           p = config.path;
         }
         const report = await session.call('storagePath.open', { path: p, configPath });
-        const plan = await session.call('storagePath.salvagePlan', { path: p, configPath, force: opts.force });
+        const plan = opts.undo
+          ? await session.call('storagePath.undoPlan', { path: p, force: opts.force })
+          : await session.call('storagePath.salvagePlan', { path: p, configPath, force: opts.force });
         const blocked = plan.refusals.some((r) => !r.forceable || !plan.forced);
         if (!opts.apply || blocked || !plan.steps.length) {
           if (opts.json) printJson({ dryRun: true, report, plan });
@@ -76,7 +80,7 @@ export function registerSalvage(program: Command): void {
         const result = await session.call('storagePath.salvageApply', { path: p, planId: plan.planId!, confirm: plan.confirm ?? '' });
         if (opts.json) printJson({ dryRun: false, report, plan, result });
         else printText(formatResult(result));
-        if (result.steps.some((s) => !s.ok) || !result.verified) throw new CliError('the salvage did not verify', EXIT.FAILED);
+        if (result.steps.some((s) => !s.ok) || !result.verified) throw new CliError(`the ${result.action} did not verify`, EXIT.FAILED);
       });
     });
 }

@@ -13,6 +13,7 @@ import { atomicWriteFile } from './atomic';
 import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
+import { fluentBitsConfiguredFor } from './storage-users';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -22,6 +23,15 @@ function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number],
   if (c.tornBytes > 0) return true;
   // Measured: with storage.checksum on, a zero CRC field (chunk written with it off) is rejected too.
   return c.crc !== 'valid' && checksum !== false;
+}
+
+/** Refusals for Fluent Bit processes whose config names this storage.path (forceable like the open-file check). */
+async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reason: string; forceable: boolean }[]> {
+  if (skip) return [];
+  return (await fluentBitsConfiguredFor(rootPath)).map((p) => ({
+    reason: `Fluent Bit process ${p.pid} (${p.command}) runs with ${p.config}, whose storage.path is this folder: stop it first (it holds no chunk open after rejecting them, but writes here).`,
+    forceable: true,
+  }));
 }
 
 export async function planSalvage(
@@ -75,7 +85,7 @@ export async function planSalvage(
     ],
     steps,
     warnings: [...guard.warnings],
-    refusals: [...guard.refusals],
+    refusals: [...guard.refusals, ...(opts.archive ? [] : await configuredUsers(rootPath, opts.skipProcessCheck))],
     details: { kind: 'salvage', rootPath, layout: 'storage-path', chunks },
     confirm: path.basename(rootPath),
   };
@@ -107,7 +117,7 @@ export async function applySalvage(
     return result;
   }
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-  assertNotRefused(guard.refusals, opts.force);
+  assertNotRefused([...guard.refusals, ...(await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
   const writes: { path: string; bytes: Buffer; records: number }[] = [];
   for (const c of d.chunks) {

@@ -10,14 +10,17 @@ import * as path from 'node:path';
 import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract';
 import type { FluentBitConfig } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
-import { applyPlan, planSalvage } from '../repair';
+import { applyPlan, planSalvage, planUndo } from '../repair';
 import { isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { realPathOf } from './confine';
 import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
 
-type Handlers = Pick<EngineHandlers, 'storagePath.open' | 'storagePath.configured' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'>;
+type Handlers = Pick<
+  EngineHandlers,
+  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'
+>;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
 
@@ -59,6 +62,16 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       if (check) plan.processCheck = check;
       if (input.force) plan.forced = true;
       ctx.plans.add({ storeId: keyOf(input.path), request: { action: 'salvage', force: input.force } as RepairPlanRequest, plan, outputId: null });
+      return plan;
+    },
+
+    'storagePath.undoPlan': async (input) => {
+      const { archive } = await open(ctx, input.path);
+      const plan = await planUndo(input.path, { force: input.force, archive });
+      plan.confirm = path.basename(path.resolve(input.path));
+      plan.bookkeeping = bookkeepingSteps(plan);
+      if (input.force) plan.forced = true;
+      ctx.plans.add({ storeId: keyOf(input.path), request: { action: 'undo', force: input.force } as RepairPlanRequest, plan, outputId: null });
       return plan;
     },
 
