@@ -112,7 +112,7 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
       if (await isStoragePath(path.resolve(input.path)))
         throw new EngineError(
           'invalid-input',
-          `${escapeField(input.path)} is a Fluent Bit storage.path (engine buffer: input folders with *.flb chunks), not an S3 store_dir: open it with \`store-doctor salvage <path>\` (docs/storage-path.md)`,
+          `${escapeField(input.path)} is a Fluent Bit storage.path (engine buffer: input folders with *.flb chunks), not an S3 store_dir: open it with \`store-doctor salvage <path>\` (undo: \`salvage <path> --undo\`; docs/storage-path.md)`,
           input.path,
         );
       return toOpened(await openStore(ctx, input.path, ec, { records: input.records }));
