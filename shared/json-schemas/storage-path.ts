@@ -1,6 +1,6 @@
 /** `store-doctor salvage <storage.path> --json`: the engine buffer's report, the salvage plan and (with --apply) its result. */
 import { z } from 'zod';
-import { planShape, repairDocument, resultShape, salvageDetails } from './repair';
+import { planDetailsSchema, planShape, repairDocument, resultShape } from './repair';
 
 const int = z.number().int();
 const time = z.string().nullable();
@@ -67,9 +67,9 @@ export const storagePathReportSchema = z
 
 export const salvageDocumentSchema = z.intersection(
   repairDocument(
-    planShape(z.literal('salvage'), salvageDetails).meta({ id: 'SalvagePlan' }),
-    resultShape(z.literal('salvage')).meta({ id: 'SalvageResult' }),
-    'salvage --json: the storage.path report, the plan (dry run) and the result (--apply)',
+    planShape(z.enum(['salvage', 'undo']).describe('undo with --undo'), planDetailsSchema).meta({ id: 'SalvagePlan' }),
+    resultShape(z.enum(['salvage', 'undo'])).meta({ id: 'SalvageResult' }),
+    'salvage --json: the storage.path report, the plan (dry run) and the result (--apply); with --undo the undo plan and result',
   ),
   z.object({ report: storagePathReportSchema.optional() }).loose(),
 );
