@@ -21,6 +21,7 @@ import type {
   S3Target,
   SavedConnection,
   StorageSummary,
+  StoragePathReport,
   StoreReport,
   StoreUpdate,
 } from './model';
@@ -47,7 +48,7 @@ export const connectionSchema = z
 
 export const documentSchema = z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }).strict();
 
-export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo']);
+export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo', 'salvage']);
 
 const isoTime = z.string().datetime({ offset: true });
 
@@ -128,6 +129,15 @@ export const requestSchemas = {
   'chunk.records': z
     .object({ storeId: id, rootPath: path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })
     .strict(),
+  /** A Fluent Bit engine buffer (`[SERVICE] storage.path`): streams per input, chunks, CRC, records, the backlog and its limits. `configPath`: the Fluent Bit config (its storage settings). */
+  'storagePath.open': z.object({ path, configPath: path.optional() }).strict(),
+  /** Plan the salvage of the chunks Fluent Bit would reject in an opened storage.path (apply with storagePath.salvageApply). */
+  /** The storage.path a Fluent Bit config sets (`[SERVICE] storage.path`, YAML `service.storage.path`), absolute; null when it sets none. */
+  'storagePath.configured': z.object({ configPath: path }).strict(),
+  'storagePath.salvagePlan': z.object({ path, configPath: path.optional(), force: z.boolean().optional() }).strict(),
+  /** Plan to undo the last action applied to an opened storage.path (a salvage); applied with storagePath.salvageApply. */
+  'storagePath.undoPlan': z.object({ path, force: z.boolean().optional() }).strict(),
+  'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
   'config.load': z
     .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
     .strict()
@@ -271,6 +281,11 @@ export interface RequestResults {
   'chunk.inspect': { chunk: ChunkInfo; headerHex: string; layout: ChunkLayoutField[] };
   'chunk.records': RecordPage;
   'config.load': FluentBitConfig;
+  'storagePath.open': StoragePathReport;
+  'storagePath.configured': { path: string | null };
+  'storagePath.salvagePlan': RepairPlan;
+  'storagePath.undoPlan': RepairPlan;
+  'storagePath.salvageApply': RepairResult;
   'evidence.importOffline': S3Evidence;
   'evidence.live': S3Evidence;
   'diagnose.run': Diagnosis;

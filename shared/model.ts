@@ -16,3 +16,4 @@ export * from './model/diagnosis';
 export * from './model/repair';
 export * from './model/plan-details';
 export * from './model/console';
+export * from './model/storage-path';

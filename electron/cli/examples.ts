@@ -33,6 +33,10 @@ export const EXAMPLES: Record<string, { text: string; command: string }> = {
     text: 'the plan to copy overwritten object versions to a recovery prefix (add --apply to copy)',
     command: `store-doctor recover-versions ${STORE} --config ${CONF} --live`,
   },
+  salvage: {
+    text: 'the plan to make the chunks Fluent Bit rejects after a crash (storage.checksum on) load again (add --apply)',
+    command: `store-doctor salvage --config ${CONF}`,
+  },
   replay: { text: 'upload old buffered chunks create-only (plan first)', command: `store-doctor replay ${STORE} --config ${CONF} --live` },
   report: {
     text: 'a support-ticket summary',

@@ -23,6 +23,7 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [['repair-index', 'protect-index', 'restore-index', 'undo', 'multipart', 'recover-versions'], async () => (await import('./commands/repair')).registerRepair],
   [['apply'], async () => (await import('./commands/apply')).registerApply],
   [['replay'], async () => (await import('./commands/replay')).registerReplay],
+  [['salvage'], async () => (await import('./commands/salvage')).registerSalvage],
   [['report'], async () => (await import('./commands/report')).registerReport],
   [['serve'], async () => (await import('./commands/serve')).registerServe],
   [['guard'], async () => (await import('./commands/guard')).registerGuard],

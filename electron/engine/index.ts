@@ -13,6 +13,7 @@ import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
 import { fleetPromHandlers } from './session/handlers-fleet-prom';
 import { guardHandlers } from './session/handlers-guard';
+import { storagePathHandlers } from './session/handlers-storage-path';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
 import { RecentStores } from './session/recent';
@@ -70,6 +71,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
     ...guardHandlers(ctx),
     ...fleetPromHandlers(),
+    ...storagePathHandlers(ctx),
   };
   const interval = opts.progressIntervalMs ?? 100;
 

@@ -10,6 +10,7 @@ import { errorDocumentSchema } from './error';
 import { planFileDocumentSchema } from './plan-file-document';
 import { multipartDocumentSchema, repairDocumentSchema, replayDocumentSchema } from './repair';
 import { reportDocumentSchema } from './report';
+import { salvageDocumentSchema } from './storage-path';
 import { fleetDocumentSchema, guardOnceDocumentSchema, nodeReportSchema } from './guard';
 import { versionDocumentSchema } from './version';
 import { promFleetDocumentSchema } from './fleet-prom';
@@ -38,6 +39,7 @@ export const JSON_DOCUMENTS = {
   fleetPrometheus: { file: 'fleet-prometheus.schema.json', title: 'store-doctor fleet --prometheus <url> --json', schema: promFleetDocumentSchema },
   guardOnce: { file: 'guard-once.schema.json', title: 'store-doctor guard --once --json', schema: guardOnceDocumentSchema },
   version: { file: 'version.schema.json', title: 'store-doctor version --json', schema: versionDocumentSchema },
+  salvage: { file: 'salvage.schema.json', title: 'store-doctor salvage --json', schema: salvageDocumentSchema },
   error: { file: 'error.schema.json', title: 'store-doctor <command> --json when it fails', schema: errorDocumentSchema },
 } as const satisfies Record<string, JsonDocument>;
 

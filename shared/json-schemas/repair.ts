@@ -65,7 +65,26 @@ const indexDetails = z
   })
   .loose();
 
-export const detailsKinds = ['index', 'restore', 'protect-marker', 'protect-shadow', 'undo', 'replay', 'multipart', 'recover'] as const;
+export const detailsKinds = ['index', 'restore', 'protect-marker', 'protect-shadow', 'undo', 'replay', 'multipart', 'recover', 'salvage'] as const;
+
+export const salvageDetails = z
+  .object({
+    kind: z.literal('salvage'),
+    rootPath: z.string(),
+    layout: z.enum(['storage-path', 'store-dir']),
+    chunks: z.array(
+      z
+        .object({
+          path: z.string(),
+          beforeSha256: z.string(),
+          afterSha256: z.string(),
+          records: int,
+          cutBytes: int.describe('bytes of a torn last record cut'),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
 
 const replayDetails = z
   .object({
@@ -130,6 +149,7 @@ export const planDetailsSchema = z
       .loose(),
     replayDetails,
     multipartDetails,
+    salvageDetails,
     z
       .object({
         kind: z.literal('recover'),
@@ -162,7 +182,7 @@ const basisSchema = z
   .loose()
   .describe('what the plan rests on; applying refuses when any of it changed');
 
-function planShape<A extends z.ZodType, D extends z.ZodType>(action: A, details: D) {
+export function planShape<A extends z.ZodType, D extends z.ZodType>(action: A, details: D) {
   return z
     .object({
       action,
@@ -201,7 +221,7 @@ export const storeUpdateSchema = z
   .loose()
   .meta({ id: 'StoreUpdate' });
 
-function resultShape<A extends z.ZodType>(action: A) {
+export function resultShape<A extends z.ZodType>(action: A) {
   return z
     .object({
       action,
@@ -224,7 +244,7 @@ export const repairResultSchema = resultShape(repairActionSchema)
   .meta({ id: 'RepairResult' });
 
 /** The document of one repair command, for a plan and a result schema. */
-function repairDocument<P extends z.ZodType, R extends z.ZodType>(plan: P, result: R, note: string) {
+export function repairDocument<P extends z.ZodType, R extends z.ZodType>(plan: P, result: R, note: string) {
   return z
     .union([
       z

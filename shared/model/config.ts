@@ -49,6 +49,8 @@ export interface FluentBitConfig {
   files: string[];
   format: 'classic' | 'yaml';
   outputs: FluentBitOutput[];
+  /** `[SERVICE]` / YAML `service:` properties (lower-cased keys, variables expanded): storage.path and its limits. */
+  service?: Record<string, string>;
   /** `fatal`: Fluent Bit would refuse to start with this config (e.g. an output plugin it does not have). */
   warnings: { file: string; line: number; message: string; fatal?: boolean }[];
 }

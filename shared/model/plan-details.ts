@@ -141,6 +141,7 @@ export interface RecoverPlanDetails {
 }
 
 export type PlanDetails =
+  | SalvageDetails
   | IndexPlanDetails
   | RestorePlanDetails
   | ProtectMarkerDetails
@@ -149,3 +150,21 @@ export type PlanDetails =
   | ReplayPlanDetails
   | MultipartPlanDetails
   | RecoverPlanDetails;
+
+/** Salvage of chunks Fluent Bit rejects (storage.path: CRC/torn tail; store_dir: truncated). */
+export interface SalvageDetails {
+  kind: 'salvage';
+  rootPath: string;
+  /** `storage-path` (engine chunks) or `store-dir` (out_s3 chunks). */
+  layout: 'storage-path' | 'store-dir';
+  chunks: {
+    /** Absolute path of the chunk replaced in place. */
+    path: string;
+    /** sha256 of the file when planned: apply refuses a chunk that changed since. */
+    beforeSha256: string;
+    /** sha256 of the chunk written in its place (apply recomputes it and must get the same bytes). */
+    afterSha256: string;
+    records: number;
+    cutBytes: number;
+  }[];
+}

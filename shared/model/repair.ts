@@ -2,7 +2,7 @@
 import type { PlanDetails } from './plan-details';
 import type { RootReport, SeqIndexInfo, SequenceInfo, StreamInfo } from './store';
 
-export type RepairAction = 'repair-index' | 'protect-index' | 'restore-index' | 'undo' | 'replay' | 'multipart' | 'recover-versions';
+export type RepairAction = 'repair-index' | 'protect-index' | 'restore-index' | 'undo' | 'replay' | 'multipart' | 'recover-versions' | 'salvage';
 
 export interface PlanStep {
   /** `write-file`, `mkdir`, `move`, `put-object`, `complete-upload`, `abort-upload`, `copy-object`, … */

@@ -89,7 +89,9 @@ export async function parseFluentBitConfig(text: string, opts: ParseConfigOption
 function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Record<string, string | undefined>): FluentBitConfig {
   const warnings = [...parsed.warnings];
   const outputs: FluentBitOutput[] = [];
+  const service: Record<string, string> = {};
   for (const s of parsed.sections) {
+    if (s.name === 'service') for (const e of s.entries) service[e.key] = expandVariables(e.value, parsed.variables, env, () => {});
     if (s.name !== 'output') continue;
     const properties: Record<string, string> = {};
     for (const e of s.entries) {
@@ -124,7 +126,7 @@ function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Reco
     }
     outputs.push(out);
   }
-  return { files: parsed.files, format, outputs, warnings };
+  return { files: parsed.files, format, outputs, warnings, service };
 }
 
 /** Find an output by id (`0`), instance name (`s3.0`) or alias. */

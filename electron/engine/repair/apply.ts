@@ -23,6 +23,7 @@ import { applyUndo } from './undo';
 import { checkWriteAllowed, type WriteTestHooks } from './guard';
 import { assertNotRefused, RefusedError } from './errors';
 import { applyRecoverVersions } from './versions';
+import { applySalvage } from './salvage';
 import { identityOf, rebase, resolveWriteRoot, type WriteRoot } from './confine';
 import { takeWriteLock } from './write-lock';
 import { Anchor } from './anchor';
@@ -117,6 +118,8 @@ function dispatch(plan: RepairPlan, opts: ApplyPlanOptions, root: WriteRoot | nu
       return applyMultipart(plan, { ...opts, client: needClient() });
     case 'recover':
       return applyRecoverVersions(plan, { ...opts, client: needClient() });
+    case 'salvage':
+      return applySalvage(plan, opts);
     case undefined:
       if (plan.action === 'undo') return applyUndo(plan, opts);
       assertNotRefused(plan.refusals, opts.force);

@@ -44,5 +44,6 @@ export { probeConditionalWrites, putCreateOnly } from './s3ops';
 export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecision } from './multipart';
 export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './versions';
 export { applyPlan, type ApplyPlanOptions } from './apply';
+export { planSalvage, applySalvage } from './salvage';
 export { planAction, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
 export { RefusedError, assertNotRefused } from './errors';

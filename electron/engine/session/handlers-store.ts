@@ -10,6 +10,7 @@ import { parseOfflineEvidence } from '../s3';
 import { loadConfigFile } from './config';
 import { readDemo, demoAvailable } from './demo';
 import { EngineError } from './errors';
+import { isStoragePath } from '../storage-path';
 import type { EngineEvents } from './events';
 import type { PlanStore } from './plans';
 import type { RecentStores } from './recent';
@@ -110,6 +111,13 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
     'app.info': async () => ({ version: ctx.version, door: ctx.door, demoAvailable: demoAvailable(ctx.demoDir) }),
 
     'store.open': async (input, ec) => {
+      // An engine buffer is not an S3 root: never read it as one named after its folder.
+      if (await isStoragePath(path.resolve(input.path)))
+        throw new EngineError(
+          'invalid-input',
+          `${escapeField(input.path)} is a Fluent Bit storage.path (engine buffer: input folders with *.flb chunks), not an S3 store_dir: open it with \`store-doctor salvage <path>\` (undo: \`salvage <path> --undo\`; docs/storage-path.md)`,
+          input.path,
+        );
       const opened = await openStore(ctx, input.path, ec, { records: input.records });
       if (input.evidenceMaxAgeMinutes !== undefined) opened.evidenceMaxAgeMs = input.evidenceMaxAgeMinutes * 60_000;
       return toOpened(opened);

@@ -12,7 +12,7 @@ import type { PlanStep, ProcessCheck, RepairPlan } from '../../../shared/model';
 import { findProcessesUsing, REPLAY_JOURNAL, TOOL_DIR } from '../repair';
 
 /** Actions that write the undo journal of their root. */
-const JOURNALED = new Set(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart']);
+const JOURNALED = new Set(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'salvage']);
 
 function blocked(plan: RepairPlan): boolean {
   return plan.steps.length === 0 || plan.refusals.some((r) => !r.forceable);

@@ -1,0 +1,86 @@
+/**
+ * Requests on a Fluent Bit engine buffer (`storage.path`): open (scan + diagnosis), plan the
+ * salvage, apply exactly that plan — for every door (CLI, loopback host, Electron IPC). The plan is
+ * kept in the session's PlanStore, shown with the same bookkeeping and process check as every
+ * plan, and applied once, through repair/ applyPlan (write lock, process check, journal, atomic
+ * writes, verify, undo).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract';
+import type { FluentBitConfig } from '../../../shared/model';
+import { loadFluentBitConfig } from '../fluentbit';
+import { applyPlan, planSalvage, planUndo } from '../repair';
+import { isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
+import { realPathOf } from './confine';
+import { EngineError } from './errors';
+import type { SessionContext } from './handlers-store';
+import { bookkeepingSteps, processCheckOf } from './plan-notes';
+
+type Handlers = Pick<
+  EngineHandlers,
+  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'
+>;
+
+const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
+
+async function open(ctx: SessionContext, p: string, configPath?: string) {
+  const abs = path.resolve(p);
+  let config: FluentBitConfig | null = null;
+  if (configPath) config = await loadFluentBitConfig(path.resolve(configPath));
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(abs);
+  } catch {
+    throw new EngineError('not-found', `${abs}: no such file or directory`);
+  }
+  const report = st.isFile() ? await scanStoragePathArchive(abs, { config }) : (await isStoragePath(abs)) ? await scanStoragePath(abs, { config }) : null;
+  if (!report)
+    throw new EngineError(
+      'invalid-input',
+      `${abs} is not a Fluent Bit storage.path (no input folder holds a *.flb chunk)${st.isFile() ? ' nor an archive of one' : ''}; open a store_dir with store.open`,
+    );
+  ctx.registry.confinement.add(abs);
+  return { report, archive: st.isFile() };
+}
+
+export function storagePathHandlers(ctx: SessionContext): Handlers {
+  return {
+    'storagePath.open': async (input) => (await open(ctx, input.path, input.configPath)).report,
+
+    'storagePath.configured': async (input) => {
+      const file = path.resolve(input.configPath);
+      const v = (await loadFluentBitConfig(file)).service?.['storage.path']?.trim();
+      return { path: v ? path.resolve(path.dirname(file), v) : null };
+    },
+
+    'storagePath.salvagePlan': async (input) => {
+      const { report, archive } = await open(ctx, input.path, input.configPath);
+      const plan = await planSalvage(report, { force: input.force, archive });
+      plan.bookkeeping = bookkeepingSteps(plan);
+      const check = await processCheckOf(plan);
+      if (check) plan.processCheck = check;
+      if (input.force) plan.forced = true;
+      ctx.plans.add({ storeId: keyOf(input.path), request: { action: 'salvage', force: input.force } as RepairPlanRequest, plan, outputId: null });
+      return plan;
+    },
+
+    'storagePath.undoPlan': async (input) => {
+      const { archive } = await open(ctx, input.path);
+      const plan = await planUndo(input.path, { force: input.force, archive });
+      plan.confirm = path.basename(path.resolve(input.path));
+      plan.bookkeeping = bookkeepingSteps(plan);
+      if (input.force) plan.forced = true;
+      ctx.plans.add({ storeId: keyOf(input.path), request: { action: 'undo', force: input.force } as RepairPlanRequest, plan, outputId: null });
+      return plan;
+    },
+
+    'storagePath.salvageApply': async (input) => {
+      const rec = ctx.plans.get(keyOf(input.path), input.planId);
+      if (rec.plan.confirm !== undefined && input.confirm !== rec.plan.confirm)
+        throw new EngineError('invalid-input', `type "${rec.plan.confirm}" to confirm the salvage (got "${input.confirm.slice(0, 80)}")`);
+      ctx.plans.delete(input.planId);
+      return applyPlan(rec.plan, { force: rec.plan.forced });
+    },
+  };
+}
