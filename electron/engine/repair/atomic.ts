@@ -270,18 +270,7 @@ async function openChild(a: Anchor, cur: HeldDir, name: string): Promise<HeldDir
 /** rename + fsync of both directories (for moving chunks). Refuses to replace an existing target. */
 export async function durableMove(root: string, from: string, to: string): Promise<void> {
   await mkdirsDurable(root, path.dirname(to), 0o700);
-  await withRoot(root, (a) =>
-    a.inParent(from, (src, fromName) =>
-      a.inParent(to, async (dst, toName) => {
-        if (await lstatIn(dst, toName)) throw new Error(`${to}: already exists; refusing to replace it`);
-        const sst = await lstatIn(src, fromName);
-        if (sst?.isSymbolicLink()) throw new RefusedError([`${from} is a symlink; Store Doctor never moves a link`]);
-        await fsp.rename(at(src, fromName), at(dst, toName));
-        await syncHeld(dst);
-        if (path.dirname(to) !== path.dirname(from)) await syncHeld(src);
-      }),
-    ),
-  );
+  await moveIn(root, from, to, true);
 }
 
 /**
@@ -289,6 +278,10 @@ export async function durableMove(root: string, from: string, to: string): Promi
  * folders once per batch with {@link fsyncDir}). Refuses to replace an existing target or move a link.
  */
 export async function moveUnsynced(root: string, from: string, to: string): Promise<void> {
+  await moveIn(root, from, to, false);
+}
+
+async function moveIn(root: string, from: string, to: string, sync: boolean): Promise<void> {
   await withRoot(root, (a) =>
     a.inParent(from, (src, fromName) =>
       a.inParent(to, async (dst, toName) => {
@@ -296,6 +289,9 @@ export async function moveUnsynced(root: string, from: string, to: string): Prom
         const sst = await lstatIn(src, fromName);
         if (sst?.isSymbolicLink()) throw new RefusedError([`${from} is a symlink; Store Doctor never moves a link`]);
         await fsp.rename(at(src, fromName), at(dst, toName));
+        if (!sync) return;
+        await syncHeld(dst);
+        if (path.dirname(to) !== path.dirname(from)) await syncHeld(src);
       }),
     ),
   );
