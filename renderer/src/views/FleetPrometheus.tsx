@@ -4,6 +4,7 @@
  * node's page shows its index series over time (`fleet.prometheusNode`, a range query) and its
  * /report.json where it answers.
  */
+import { SortableHead, type SortColumn } from '../components/SortableHead';
 import { useEffect, useMemo, useState } from 'react';
 import type { PrometheusConnection, PromFleet, PromFleetNode, PromNodeSeries } from '../../../shared/fleet-prom';
 import { describeError } from '../actions/run';
@@ -12,7 +13,7 @@ import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
 import { formatSeconds, promRows, ROW_WINDOW, type PromColumn } from './fleet-prom-rows';
 
-const COLUMNS: { key: PromColumn; label: string; num?: boolean }[] = [
+const COLUMNS: SortColumn<PromColumn>[] = [
   { key: 'node', label: 'Node' },
   { key: 'guardState', label: 'Guard' },
   { key: 'outputsAtRisk', label: 'Outputs at risk', num: true },
@@ -185,17 +186,7 @@ export function FleetPrometheus() {
             <span className="muted">{rows.length} shown</span>
           </div>
           <table className="compact">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c.key} className={c.num ? 'num' : undefined} aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                    <button type="button" className="link" onClick={() => setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : !!c.num }))}>
-                      {c.label}
-                    </button>
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <SortableHead columns={COLUMNS} sort={sort} onSort={setSort} />
             <tbody>
               {rows.slice(0, shown).map((n) => (
                 <tr key={`${n.job} ${n.instance}`} className={n.outputsAtRisk || n.guardState === 'down' ? 'at-risk' : undefined}>

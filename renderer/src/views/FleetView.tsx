@@ -4,6 +4,7 @@
  * Self-contained: its state is local, its data comes from `fleet.open` (the engine parses and
  * summarises the files with the same parser as `store-doctor fleet`).
  */
+import { SortableHead, type SortColumn } from '../components/SortableHead';
 import { useMemo, useState } from 'react';
 import type { FleetNode, FleetSummary } from '../../../shared/fleet';
 import { describeError } from '../actions/run';
@@ -14,7 +15,7 @@ import { FleetPrometheus } from './FleetPrometheus';
 
 type Column = 'node' | 'guardState' | 'outputsAtRisk' | 'backlogChunks' | 'oldestBacklogSeconds' | 'quarantineChunks' | 'damagedChunks' | 'restores';
 
-const COLUMNS: { key: Column; label: string; num?: boolean }[] = [
+const COLUMNS: SortColumn<Column>[] = [
   { key: 'node', label: 'Node' },
   { key: 'guardState', label: 'Guard' },
   { key: 'outputsAtRisk', label: 'Outputs at risk', num: true },
@@ -159,17 +160,7 @@ export function FleetView() {
             {formatBytes(t.backlogBytes)}) · quarantine {t.quarantineChunks} · damaged {t.damagedChunks}
           </p>
           <table className="compact">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c.key} className={c.num ? 'num' : undefined} aria-sort={sort.key === c.key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-                    <button type="button" className="link" onClick={() => setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : !!c.num }))}>
-                      {c.label}
-                    </button>
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <SortableHead columns={COLUMNS} sort={sort} onSort={setSort} />
             <tbody>
               {rows.map((n) => (
                 <tr key={n.file} className={n.outputsAtRisk ? 'at-risk' : undefined}>
