@@ -5,6 +5,7 @@
  * (the folder removed as Fluent Bit removes it) is still restored, and /healthz still answers.
  * The guard runs as shipped (bin/store-doctor.cjs), in a shell with `ulimit -n 1024`.
  */
+import { until as waitUntil } from '../support/wait';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
@@ -15,7 +16,6 @@ import { extractFixture, tempDir, type Extracted } from '../engine/repair/helper
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/store-doctor.cjs');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let fx: Extracted | null = null;
 let t: ReturnType<typeof tempDir> | null = null;
@@ -36,15 +36,7 @@ afterEach(async () => {
   fx = t = null;
 });
 
-async function until<T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = <T>(what: string, fn: Parameters<typeof waitUntil<T>>[1], timeoutMs = 60_000) => waitUntil<T>(what, fn, timeoutMs);
 
 function connect(port: number): Promise<net.Socket> {
   return new Promise((resolve) => {

@@ -4,6 +4,7 @@
  * sequence/ right after the last write. The real Fluent Bit runs the same scenario in
  * test/fluent-bit/guard.fb.test.ts.
  */
+import { crashFixtureConfig, until as waitUntil } from '../../support/wait';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -29,23 +30,9 @@ afterEach(async () => {
   fx = sd = null;
 });
 
-function config(storeDir: string, file: string): string {
-  writeFileSync(
-    file,
-    `[OUTPUT]\n    name s3\n    match *\n    bucket fb-crash\n    region us-east-1\n    store_dir ${storeDir}\n    s3_key_format /$TAG/%Y/%m/%d/$INDEX\n    use_put_object On\n`,
-  );
-  return file;
-}
+const config = crashFixtureConfig;
 
-async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const until = <T>(what: string, fn: Parameters<typeof waitUntil<T>>[1], timeoutMs = 10_000) => waitUntil<T>(what, fn, timeoutMs);
 
 interface Fake {
   proc: ChildProcess;
@@ -229,23 +216,19 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
     const chunk = path.join(fx.root, 'late-stream', 'chunk');
     mkdirSync(path.dirname(chunk), { recursive: true });
     writeFileSync(chunk, 'x');
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `process.on('SIGTERM', () => setTimeout(() => process.exit(0), 400)); require('fs').openSync(${JSON.stringify(chunk)}, 'r'); console.log('open'); setInterval(() => {}, 1000);`,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
+    const holder = spawn(process.execPath, ['-e', `require('fs').openSync(${JSON.stringify(chunk)}, 'r'); console.log('open'); setInterval(() => {}, 1000);`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     fakes.push(holder);
     await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
     const exited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
-    holder.kill('SIGTERM'); // it exits 400 ms from now, holding the chunk until then
     rmSync(path.join(fx.root, 'sequence'), { recursive: true });
-    await until('the refusal while it holds the chunk', () => logs.some((l) => l.includes(`waiting for node (pid ${holder.pid}) to exit`)), 5_000);
+    // it holds the chunk until the guard has refused and waits for it: then it exits
+    await until('the refusal while it holds the chunk', () => logs.some((l) => l.includes(`waiting for node (pid ${holder.pid}) to exit`)));
     expect(existsSync(seqFile(fx.root))).toBe(false); // never written while a process uses the root
+    holder.kill('SIGTERM');
     await exited;
-    await until('the restore', () => g.restores === 1, 5_000);
+    await until('the restore', () => g.restores === 1);
     expect(read(seqFile(fx.root))).toBe('6');
     // planned again the moment it exited, not after a backoff (the first retry would wait 10 minutes)
     expect(logs.filter((l) => /refused/.test(l))).toHaveLength(1);

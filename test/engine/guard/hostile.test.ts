@@ -4,6 +4,7 @@
  * written to: logged, counted in store_doctor_root_replaced, reported at risk. A value
  * `repair-index --apply` wrote with bucket evidence (in the journal) is final (case 6).
  */
+import { crashFixtureConfig, until as waitUntil } from '../../support/wait';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,23 +25,9 @@ afterEach(async () => {
   fx = sd = null;
 });
 
-function config(storeDir: string, file: string): string {
-  writeFileSync(
-    file,
-    `[OUTPUT]\n    name s3\n    match *\n    bucket fb-crash\n    region us-east-1\n    store_dir ${storeDir}\n    s3_key_format /$TAG/%Y/%m/%d/$INDEX\n    use_put_object On\n`,
-  );
-  return file;
-}
+const config = crashFixtureConfig;
 
-async function until<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const until = <T>(what: string, fn: Parameters<typeof waitUntil<T>>[1], timeoutMs = 20_000) => waitUntil<T>(what, fn, timeoutMs);
 
 const seqFile = (root: string) => path.join(root, 'sequence', 'index_metadata', 'seq_index_0');
 
