@@ -70,8 +70,14 @@ async function openDirAt(parent: HeldDir, name: string): Promise<HeldDir | null>
   }
 }
 
+/** Closed at once (a folder's close is cheap): when a write returns, it holds nothing in the store. */
 function closeDir(d: HeldDir): void {
-  if (d.fd >= 0) fs.close(d.fd, () => undefined);
+  if (d.fd < 0) return;
+  try {
+    fs.closeSync(d.fd);
+  } catch {
+    /* already closed */
+  }
 }
 
 export interface RootIdentityPin {

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fdsUnder } from '../../support/wait';
 import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
 import { atomicWriteFile } from '../../../electron/engine/repair/atomic';
 
@@ -55,11 +56,13 @@ describe.skipIf(!canMount())('a full disk (issue 17 item 11)', () => {
     const root = fullRoot();
     await expect(takeWriteLock(root)).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(readdirSync(path.join(root, '.store-doctor'))).toEqual([]);
+    expect(fdsUnder(mnt!)).toEqual([]);
   });
 
   it('an index write fails with ENOSPC and leaves no temp file behind', async () => {
     const root = fullRoot();
     await expect(atomicWriteFile(root, path.join(root, 'sequence', 'index_metadata', 'seq_index_0'), '12')).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(readdirSync(path.join(root, 'sequence', 'index_metadata'))).toEqual([]);
+    expect(fdsUnder(mnt!)).toEqual([]);
   });
 });
