@@ -92,9 +92,11 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     const r = await cli(['diagnose', ...args, '--max-evidence-age', '60', '--json']);
     const o = JSON.parse(r.stdout).outputs[0];
     expect(o).toMatchObject({ safeNextIndex: null, highestIndexScope: 'stale-listing', indexEvidence: { coverage: 'stale' } });
-    expect(o.indexEvidence.text).toMatch(/^stale evidence: the listing was taken .*, 120 min ago, older than the limit of 60 min: list again/);
+    expect(o.indexEvidence.text).toMatch(
+      /^stale evidence: the listing was taken .*, 120 min ago, older than the limit of 60 min: list again \(export the listing file again: its file time is the listing time\)/,
+    );
     const text = await cli(['diagnose', ...args, '--max-evidence-age', '60']);
-    expect(text.stdout).toMatch(/bucket evidence STALE listing \(list again\)/);
+    expect(text.stdout).toMatch(/bucket evidence STALE listing \(list again: re-run with --live, or export the --listing file again\)/);
     expect(text.stdout).toMatch(/highest in a stale listing 11/);
     const rep = await cli(['repair-index', ...args, '--max-evidence-age', '60']);
     expect(rep.code).toBe(5);

@@ -105,7 +105,7 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await page.context().close();
   });
 
-  it("an offline listing is stale after the app's own replay to that bucket: the checklist says so (issue 18)", async () => {
+  it("an offline listing is stale after the app's own replay to that bucket: the checklist says so, the plan is refused until Refresh evidence reads a new export (issue 18)", async () => {
     const s3 = testS3();
     const bucket = await s3.createBucket('e2e-stale');
     const dir = path.join(tmp.dir, 'stale');
@@ -145,6 +145,42 @@ describe.skipIf(!s3Enabled() || !process.env.S3_TEST_ENDPOINT)('replay from the 
     await go(page, 'Index & S3');
     await expect(page.getByTestId('evidence-kind').textContent()).resolves.toMatch(/stale.*Store Doctor's replay wrote to bucket/);
     await screenshot(page, 'issue18-stale-after-replay');
+
+    // a plan on it is refused, with "Refresh evidence" next to the refusal
+    await go(page, 'Repair');
+    await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+    const refusals = page.getByRole('region', { name: 'Plan' }).getByTestId('refusals');
+    await expect(refusals.textContent()).resolves.toMatch(/stale evidence: .*Store Doctor's replay wrote to bucket/);
+    // the offline file did not change: read again, it is the same listing, and the app says so
+    await refusals.getByRole('button', { name: 'Refresh evidence' }).click();
+    await expect
+      .poll(() => page.getByTestId('refresh-note').textContent(), { timeout: 30_000, interval: 100 })
+      .toMatch(/the file did not change \(file time \d{4}-\S+\), so it is the same listing\. Export it again/);
+    // exported again (the bucket now holds the replayed objects), then refreshed: no longer stale
+    const now = await s3.client().send(new ListObjectsV2Command({ Bucket: bucket }));
+    const contents = (now.Contents ?? []).map((c) => ({
+      Key: c.Key,
+      LastModified: c.LastModified?.toISOString(),
+      ETag: c.ETag,
+      Size: c.Size,
+      StorageClass: 'STANDARD',
+    }));
+    expect(contents.length).toBeGreaterThan(0);
+    await writeFile(listing, JSON.stringify({ Contents: contents, Name: bucket, Prefix: '', KeyCount: contents.length, MaxKeys: 1000, IsTruncated: false }));
+    await go(page, 'Index & S3');
+    await page.getByTestId('evidence-kind').getByRole('button', { name: 'Refresh evidence' }).click();
+    // the marker (and with it the button) goes: the file's new time is the listing's time
+    await expect.poll(() => page.getByTestId('evidence-kind').textContent(), { timeout: 30_000, interval: 100 }).not.toMatch(/stale evidence/);
+    expect(await page.getByRole('button', { name: 'Refresh evidence' }).count()).toBe(0);
+    await go(page, 'Overview');
+    await checks.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
+    // and the plan is no longer refused
+    await go(page, 'Repair');
+    await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+    // the new plan replaces the refused one (planned on the refreshed evidence)
+    await expect.poll(() => page.getByRole('region', { name: 'Plan' }).textContent(), { timeout: 30_000, interval: 100 }).not.toMatch(/stale evidence/);
+    expect(await page.getByRole('region', { name: 'Plan' }).getByTestId('refusals').count()).toBe(0);
+    await screenshot(page, 'issue18-refreshed');
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -46,7 +46,7 @@ function severityCounts(d: Diagnosis): string {
 const LISTING: Record<string, string> = {
   complete: 'full listing',
   window: 'focused listing (complete for the partitions a restart can reach; older keys not listed)',
-  stale: 'STALE listing (list again)',
+  stale: 'STALE listing (list again: re-run with --live, or export the --listing file again)',
   incomplete: 'INCOMPLETE listing',
   none: 'no listing',
   unusable: 'not matchable',

@@ -18,7 +18,7 @@ import { mergeStoreUpdate } from '../../../shared/store-update';
 import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from '../../engine/guard/shadow';
 import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
 import { TreeWatcher } from '../../engine/guard/tree-watch';
-import { writtenByRepair } from '../../engine/guard/repair-written';
+import { writtenByRepair, type RepairWritten } from '../../engine/guard/repair-written';
 import { CliSession } from '../session';
 import { learnUsers, noUsers, waitForLearnt, waitForUsers, type UsersContext } from './users';
 import type { GuardState } from '../../../shared/fleet';
@@ -250,15 +250,12 @@ export class Guard {
     learnUsers(this.users(), w);
   }
 
-  /** Keep a value read from the index file: final when the tool's own repair wrote it (see repairWrote). */
+  /** Keep a value read from the index file: final when the tool's own repair wrote it on covering evidence (engine/guard/repair-written.ts) and no process uses the root. */
   private async keepRead(w: RootWatch, id: number, value: number): Promise<void> {
-    const final = await this.repairWrote(w, id, value).catch(() => false);
-    await this.keep(w, id, value, final, final ? 'written by repair-index, in its journal; no process uses the root' : 'read');
-  }
-
-  /** The tool's own repair-index wrote it (engine/guard/repair-written.ts) and no process uses the root. */
-  private async repairWrote(w: RootWatch, id: number, value: number): Promise<boolean> {
-    return (await writtenByRepair(w.rootPath, id, value)) && noUsers(this.users(), w);
+    const r = await writtenByRepair(w.rootPath, id, value).catch((): RepairWritten => ({ final: false }));
+    const final = r.final && (await noUsers(this.users(), w));
+    if (r.why) this.note(`seq_index_${id} of ${w.bucket}: ${value} ${r.why}`);
+    await this.keep(w, id, value, final, final ? 'written by repair-index on covering bucket evidence, in its journal; no process uses the root' : 'read');
   }
 
   /** Keep a value in the state folder — in the request queue, so a restore planned after it sees it. */

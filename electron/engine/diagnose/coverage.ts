@@ -10,14 +10,16 @@ import type { Target } from './targets';
 /** Why `ev` is stale (see EvidenceFreshness), or null. */
 export function staleReason(bucket: string, ev: S3Evidence, f: EvidenceFreshness | undefined): string | null {
   if (!f) return null;
+  // how it is refreshed: a live listing is taken again; a file's time is its listing's time, so it is exported again
+  const again = ev.source === 'live' ? 'list again' : 'list again (export the listing file again: its file time is the listing time)';
   const w = f.bucketWrites?.[bucket];
   const taken = ev.listedAt ? Date.parse(ev.listedAt) : null;
   if (w && (taken === null || taken < Date.parse(w.at)))
-    return `Store Doctor's ${w.action} wrote to bucket ${bucket} at ${w.at}, after this listing${ev.listedAt ? ` (taken ${ev.listedAt})` : ''}: list again`;
+    return `Store Doctor's ${w.action} wrote to bucket ${bucket} at ${w.at}, after this listing${ev.listedAt ? ` (taken ${ev.listedAt})` : ''}: ${again}`;
   if (f.maxAgeMs !== undefined && taken !== null) {
     const age = (f.now ?? new Date()).getTime() - taken;
     if (age > f.maxAgeMs)
-      return `the listing was taken ${ev.listedAt}, ${Math.round(age / 60_000)} min ago, older than the limit of ${Math.round(f.maxAgeMs / 60_000)} min: list again`;
+      return `the listing was taken ${ev.listedAt}, ${Math.round(age / 60_000)} min ago, older than the limit of ${Math.round(f.maxAgeMs / 60_000)} min: ${again}`;
   }
   return null;
 }

@@ -38,6 +38,25 @@ export function usedEvidenceOf(out: OutputDiagnosis, ev: S3Evidence | null): Use
   };
 }
 
+/** A value above the highest `$INDEX` the evidence shows used: Fluent Bit makes no used key again from it. */
+function aboveUsed(value: bigint, highest: number): boolean {
+  return value > BigInt(highest);
+}
+
+/**
+ * Does recorded evidence cover an index value as safe — the one rule an undo and the guard judge a
+ * recorded value by: the listing covered the key format (`complete`, or a `window`; not `stale`,
+ * `incomplete`, `none`, `unusable`) and the value is above the highest `$INDEX` it shows used (a
+ * complete listing with no key used covers any value). Returns null when covered, else why not.
+ */
+export function evidenceNotCovering(e: UsedIndexEvidence | undefined, value: bigint): string | null {
+  if (!e) return 'no bucket evidence is recorded with it (a forced value)';
+  if (e.coverage !== 'complete' && e.coverage !== 'window') return `its recorded bucket evidence is ${e.coverage} (${e.text})`;
+  if (e.highestIndex !== null && !aboveUsed(value, e.highestIndex))
+    return `its recorded bucket evidence shows $INDEX ${e.highestIndex} used, not below ${value} (${e.text})`;
+  return null;
+}
+
 function describeSource(e: UsedIndexEvidence, what: string): string {
   return `${what}: highest $INDEX ${e.highestIndex} (${e.text}${e.listedAt ? `, listed ${e.listedAt}` : ''})`;
 }
@@ -73,7 +92,7 @@ export function judgeIndexUndo(entry: ActionEntry, checked: CheckedChange[], cur
     const highest = Math.max(...sources.map((s) => s.e.highestIndex!));
     const next = restored ?? 0n;
     const srcText = sources.map((s) => describeSource(s.e, s.what)).join('; ');
-    if (next > BigInt(highest)) {
+    if (aboveUsed(next, highest)) {
       out.why.push(`${name}: the undo puts back ${restored}, above the highest $INDEX used (${highest}) — ${srcText}.`);
       continue;
     }

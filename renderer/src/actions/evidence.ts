@@ -108,3 +108,37 @@ export async function importFiles(kind: ImportedDoc['kind'], paths: string[], op
 export async function readFiles(files: FileList | File[]): Promise<{ name: string; text: string }[]> {
   return Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
 }
+
+/**
+ * "Refresh evidence" (stale evidence, issue 18): list again through the same request as a live
+ * listing (the same mode: full or focused), or read the offline files again from their paths on the
+ * engine's machine. An offline file whose time did not change is the same listing: said so (it has
+ * to be exported again). Uploaded files cannot be read again: upload a new export.
+ */
+export async function refreshEvidence(): Promise<void> {
+  const ev = useEvidence.getState();
+  ev.setRefreshNote(null);
+  if (!ev.evidence) return;
+  if (ev.evidence.source === 'live') return listLive({ fullListing: ev.evidence.coverage === 'full' });
+  const byPath = ev.imports.filter((d) => d.name.startsWith('/') || /^[A-Za-z]:[\\/]/.test(d.name));
+  if (!byPath.length) {
+    ev.setRefreshNote('The listing was uploaded: export it again (aws s3api list-objects-v2) and upload the new file.');
+    return;
+  }
+  const before = ev.evidence.listedAt;
+  const kinds = [...new Set(byPath.map((d) => d.kind))];
+  for (const [i, kind] of kinds.entries())
+    await importFiles(
+      kind,
+      byPath.filter((d) => d.kind === kind).map((d) => d.name),
+      { add: i > 0 },
+    );
+  const after = useEvidence.getState().evidence;
+  if (after?.source === 'offline' && before && after.listedAt === before)
+    useEvidence
+      .getState()
+      .setRefreshNote(
+        `Read again: the file did not change (file time ${before}), so it is the same listing. Export it again (aws s3api list-objects-v2), then refresh.`,
+      );
+  else if (after?.source === 'offline') useEvidence.getState().setRefreshNote(`Read again: file time ${after.listedAt ?? 'unknown'}.`);
+}

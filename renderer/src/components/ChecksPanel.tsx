@@ -11,11 +11,12 @@ import { importFiles, importOffline, readFiles } from '../actions/evidence';
 import { loadConfig } from '../actions/store';
 import { useEvidence, type ImportedDoc } from '../state/evidence';
 import { useSession } from '../state/session';
+import { RefreshEvidence } from './RefreshEvidence';
 
 const LISTING: Record<DiagnosisChecks['outputs'][number]['listing'], { ok: boolean; text: string }> = {
   complete: { ok: true, text: 'full listing (every key the key format can reach)' },
   window: { ok: true, text: 'focused listing (complete for the partitions a restart can reach; older keys not listed)' },
-  stale: { ok: false, text: 'STALE listing: older than a write Store Doctor made to the bucket, or than the age limit — list again' },
+  stale: { ok: false, text: 'STALE listing: older than a write Store Doctor made to the bucket, or than the age limit — refresh it' },
   incomplete: { ok: false, text: 'incomplete listing' },
   none: { ok: false, text: 'not listed' },
   unusable: { ok: false, text: 'keys cannot be matched (no key format or no $INDEX)' },
@@ -80,13 +81,19 @@ function FileControls({ label, accept, onPath, onFiles }: { label: string; accep
   );
 }
 
-function EvidenceRow({ outputId, kind, ok, text }: { outputId: number; kind: ImportedDoc['kind']; ok: boolean; text: string }) {
+function EvidenceRow({ outputId, kind, ok, text, stale }: { outputId: number; kind: ImportedDoc['kind']; ok: boolean; text: string; stale?: boolean }) {
   const label = `${kind === 'listing' ? 'Bucket listing' : kind === 'versions' ? 'Versions' : 'Multipart uploads'} (aws s3api ${API[kind]} JSON)`;
   const opts = { add: true, back: true };
   return (
     <li className="check-row" data-testid={`check-${kind}-${outputId}`}>
       <span>
         <Mark ok={ok} /> {text}
+        {stale && (
+          <>
+            {' '}
+            <RefreshEvidence />
+          </>
+        )}
       </span>
       {!ok || kind === 'listing' ? (
         <FileControls
@@ -153,7 +160,13 @@ export function ChecksPanel({ checks }: { checks: DiagnosisChecks }) {
               </button>
             </div>
             <ul>
-              <EvidenceRow outputId={o.id} kind="listing" ok={LISTING[o.listing].ok} text={`Bucket evidence: ${LISTING[o.listing].text}`} />
+              <EvidenceRow
+                outputId={o.id}
+                kind="listing"
+                ok={LISTING[o.listing].ok}
+                text={`Bucket evidence: ${LISTING[o.listing].text}`}
+                stale={o.listing === 'stale'}
+              />
               <EvidenceRow
                 outputId={o.id}
                 kind="versions"

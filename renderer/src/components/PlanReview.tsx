@@ -18,6 +18,7 @@ import { ErrorText } from './ErrorText';
 import { ProgressLine } from './TaskBar';
 import { CliEquivalent } from './CliEquivalent';
 import { UndoAtRisk } from './UndoAtRisk';
+import { RefreshEvidence } from './RefreshEvidence';
 import { followStep } from './NextStep';
 import type { NextStep, PlanStep } from '../../../shared/model';
 
@@ -125,6 +126,12 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
             <p key={i} className="error" role="alert">
               Refused: {r.reason}
               {r.forceable ? ' (can be overridden with Force)' : ''}
+              {/stale evidence/i.test(r.reason) && (
+                <>
+                  {' '}
+                  <RefreshEvidence />
+                </>
+              )}
             </p>
           ))}
           {plan.refusals.some((r) => r.forceable) && (

@@ -26,6 +26,8 @@ export interface EvidenceState {
   diagnosis: Diagnosis | null;
   busy: 'live' | 'offline' | 'diagnose' | null;
   error: string | null;
+  /** What the last "Refresh evidence" found (an offline file that did not change). */
+  refreshNote: string | null;
   imports: ImportedDoc[];
   /** The resolved target of `outputId` for the form (connection.describe). */
   target: S3Target | null;
@@ -38,6 +40,7 @@ export interface EvidenceState {
   setDiagnosis(diagnosis: Diagnosis | null): void;
   setBusy(busy: EvidenceState['busy']): void;
   setError(error: string | null): void;
+  setRefreshNote(note: string | null): void;
   addImports(docs: ImportedDoc[], replace: boolean): void;
   setTarget(target: S3Target | null): void;
   setTest(test: ConnectionTest | null): void;
@@ -53,6 +56,7 @@ const initial = {
   diagnosis: null,
   busy: null,
   error: null,
+  refreshNote: null,
   imports: [],
   target: null,
   test: null,
@@ -69,6 +73,7 @@ export const useEvidence = create<EvidenceState>()((set, get) => ({
   setDiagnosis: (diagnosis) => set({ diagnosis }),
   setBusy: (busy) => set({ busy }),
   setError: (error) => set({ error, busy: null }),
+  setRefreshNote: (refreshNote) => set({ refreshNote }),
   addImports: (docs, replace) => {
     const names = new Set(docs.map((d) => d.name));
     set({ imports: [...(replace ? [] : get().imports.filter((d) => !names.has(d.name))), ...docs] });

@@ -8,6 +8,7 @@ import { useEvidence } from '../state/evidence';
 import { ErrorText } from '../components/ErrorText';
 import { IndexChart } from '../components/IndexChart';
 import { Badge } from '../components/Badge';
+import { RefreshEvidence } from '../components/RefreshEvidence';
 import { formatCount, safeIndexText, shown } from '../format';
 
 function Connection() {
@@ -97,7 +98,7 @@ export function IndexView() {
             {out?.indexEvidence.coverage === 'stale' && (
               <>
                 {' '}
-                <Badge kind="error">stale</Badge> <span className="small">{out.indexEvidence.text}</span>
+                <Badge kind="error">stale</Badge> <span className="small">{out.indexEvidence.text}</span> <RefreshEvidence />
               </>
             )}
           </p>

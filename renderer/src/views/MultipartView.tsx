@@ -8,6 +8,7 @@ import { ErrorText } from '../components/ErrorText';
 import { PlanReview } from '../components/PlanReview';
 import { ConnectionFields, OutputPicker, S3TargetPanel } from '../components/S3Connection';
 import { Time } from '../components/Time';
+import { RefreshEvidence } from '../components/RefreshEvidence';
 import { shown } from '../format';
 
 export function MultipartView() {
@@ -61,7 +62,7 @@ export function MultipartView() {
         <h3>Uploads on the server</h3>
         {uploads != null && s.phase === 'applied' && (
           <p className="muted small" data-testid="uploads-stale">
-            Listed before the change was applied: list the bucket again in Index &amp; S3 to refresh.
+            Listed before the change was applied: refresh the evidence. <RefreshEvidence />
           </p>
         )}
         {uploads == null ? (

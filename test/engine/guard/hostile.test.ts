@@ -12,6 +12,7 @@ import { Guard } from '../../../electron/cli/guard/door';
 import { buildNodeReport } from '../../../electron/cli/guard/report';
 import { createGuardMetrics } from '../../../electron/engine/guard/metrics';
 import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import type { UsedIndexEvidence } from '../../../shared/model';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,6 +29,11 @@ afterEach(async () => {
 const config = crashFixtureConfig;
 
 const until = <T>(what: string, fn: Parameters<typeof waitUntil<T>>[1], timeoutMs = 20_000) => waitUntil<T>(what, fn, timeoutMs);
+
+/** The bucket evidence a repair records (plan-action records it from the diagnosis). */
+function evidence(coverage: UsedIndexEvidence['coverage'], highestIndex: number): UsedIndexEvidence {
+  return { outputId: 0, coverage, text: 'a listing of bucket fb-crash', listedAt: null, highestIndex, keys: [] };
+}
 
 const seqFile = (root: string) => path.join(root, 'sequence', 'index_metadata', 'seq_index_0');
 
@@ -94,16 +100,44 @@ describe("guard: a value the tool's own repair wrote (issue 17 case 6)", { timeo
       lowerBound: 50,
       evidenceText: 'a complete listing of bucket fb-crash',
       evidenceListed: true,
+      evidence: evidence('complete', 49),
     });
     expect(plan.refusals).toEqual([]);
     const applied = await applyIndexPlan(plan);
     expect(applied.verified).toBe(true);
     await until('the written value kept as final', () => g.roots.get(root)?.guarded.get(0)?.value === 50 && g.roots.get(root)?.guarded.get(0)?.final);
-    expect(logs.some((l) => /kept 50 \(final\) \(written by repair-index, in its journal/.test(l))).toBe(true);
+    expect(logs.some((l) => /kept 50 \(final\) \(written by repair-index on covering bucket evidence, in its journal/.test(l))).toBe(true);
     const { rmSync } = await import('node:fs');
     rmSync(path.join(root, 'sequence'), { recursive: true }); // the next graceful stop (no exit flush value held)
     await until('the restore of 50', () => existsSync(seqFile(root)) && readFileSync(seqFile(root), 'latin1') === '50');
   });
+
+  // a forced repair: no evidence recorded; evidence that was stale; evidence showing the value used
+  for (const [name, ev, why] of [
+    ['without recorded evidence (forced)', undefined, /written by repair-index \S+, but no bucket evidence is recorded with it \(a forced value\): not final/],
+    ['on stale evidence', evidence('stale', 10), /its recorded bucket evidence is stale \(a listing of bucket fb-crash\): not final/],
+    ['below the used $INDEX the evidence shows', evidence('complete', 60), /its recorded bucket evidence shows \$INDEX 60 used, not below 50/],
+  ] as const) {
+    it(`repair-index --apply ${name}: not final, the reason logged`, async () => {
+      const { g, logs, root } = await guarded();
+      const plan = await planIndexRepair({
+        storePath: fx!.storeDir,
+        rootPath: root,
+        outputId: 0,
+        safeNextIndex: null,
+        lowerBound: 0,
+        value: 50,
+        force: true,
+        ...(ev ? { evidence: ev } : {}),
+      });
+      const applied = await applyIndexPlan(plan, { force: true });
+      expect(applied.verified).toBe(true);
+      await until('the reason logged', () => logs.find((l) => l.startsWith('seq_index_0 of fb-crash: 50 written by repair-index')));
+      expect(logs.find((l) => l.startsWith('seq_index_0 of fb-crash: 50 written by repair-index'))).toMatch(why);
+      await until('the value read', () => g.roots.get(root)?.guarded.get(0)?.value === 50);
+      expect(g.roots.get(root)!.guarded.get(0)!.final).toBe(false);
+    });
+  }
 
   it('a value written by someone else (no journal entry for it) is not final', async () => {
     const { g, root } = await guarded();
