@@ -23,6 +23,7 @@ import { analyzeBucket } from './bucket';
 import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, type IndexContext } from './findings-index';
 import { sequenceFinding } from './findings-sequence';
+import { writersFinding } from './findings-writers';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
 import { evidenceFindings, noStoreFinding, indexStateUnknownFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
@@ -125,6 +126,8 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
     pushAll(findings, reuseFindings(ctx));
+    const writers = writersFinding(target, bucket);
+    if (writers) findings.push(writers);
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);
     // One card per shared root: on the first diagnosed output of those that share it.
