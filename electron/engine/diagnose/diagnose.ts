@@ -125,9 +125,12 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     pushAll(findings, indexFileFindings(ctx));
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
-    pushAll(findings, reuseFindings(ctx));
     const writers = writersFinding(target, bucket);
-    if (writers) findings.push(writers);
+    if (writers) {
+      findings.push(writers);
+      ctx.writers = writers.data!.writers as number;
+    }
+    pushAll(findings, reuseFindings(ctx));
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);
     // One card per shared root: on the first diagnosed output of those that share it.

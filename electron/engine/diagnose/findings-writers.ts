@@ -74,21 +74,23 @@ export function detectWriters(uploads: ParsedKey[]): Writers | null {
     ch.used = i;
     label.push(best);
   }
+  // switches between x and y: changes in the label sequence restricted to {x, y}, in one pass
+  const switches = chains.map(() => new Array<number>(chains.length).fill(0));
+  const lastSeen = new Array<number>(chains.length).fill(-1);
+  label.forEach((l, i) => {
+    // the element before this one in the {l, y} sequence was y
+    for (let y = 0; y < chains.length; y++) if (y !== l && lastSeen[y] > lastSeen[l]) switches[Math.min(l, y)][Math.max(l, y)]++;
+    lastSeen[l] = i;
+  });
   const indexSets = chains.map((c) => new Set(c.points.map((p) => p.index!)));
   const linked = new Set<number>();
   const shared = new Set<number>();
   for (let x = 0; x < chains.length; x++) {
     for (let y = x + 1; y < chains.length; y++) {
-      const both = [...indexSets[x]].filter((v) => indexSets[y].has(v));
+      if (switches[x][y] < MIN_SWITCHES) continue;
+      const [small, big] = indexSets[x].size <= indexSets[y].size ? [indexSets[x], indexSets[y]] : [indexSets[y], indexSets[x]];
+      const both = [...small].filter((v) => big.has(v));
       if (both.length < MIN_SHARED) continue;
-      let switches = 0;
-      let prev = -1;
-      for (const l of label) {
-        if (l !== x && l !== y) continue;
-        if (prev >= 0 && l !== prev) switches++;
-        prev = l;
-      }
-      if (switches < MIN_SWITCHES) continue;
       linked.add(x).add(y);
       for (const v of both) shared.add(v);
     }

@@ -50,6 +50,10 @@ describe('COLLISION_ACROSS_NODES in diagnose', () => {
     expect(f.evidence).toContain('index 0: logs/node-a.app/0 (2026-11-29T10:00:00.000Z), logs/node-b.app/0 (2026-11-29T10:00:30.000Z)');
     expect(f.evidence.at(-1)).toMatch(/^object versions were not listed/);
     expect(f.next).toEqual([]);
+    // the reuse is the writers', not a reset's
+    const reused = find(d, 'INDEX_REUSED')!;
+    expect(reused.summary).toBe('$INDEX 0–11 used twice: 2 writers with one counter each render the same indices (COLLISION_ACROSS_NODES).');
+    expect(reused.action).toMatch(/^Give every node a node-unique key \(COLLISION_ACROSS_NODES\)\. /);
   });
 
   it('two nodes writing the same keys: seen in the versions, "several writers" without names', async () => {
@@ -80,6 +84,7 @@ describe('COLLISION_ACROSS_NODES in diagnose', () => {
     expect(codes(d)).not.toContain('COLLISION_ACROSS_NODES');
     expect(find(d, 'INDEX_REUSED')!.data).toMatchObject({ indices: Array.from({ length: 12 }, (_, i) => i) });
     expect(d.outputs[0].resets).toEqual([{ time: '2026-11-29T11:00:00.000Z', from: 11, to: 0 }]);
+    expect(find(d, 'INDEX_REUSED')!.summary).toBe('$INDEX 0–11 used twice: the index was reset 1 time in the past.');
 
     const gap = [...before, ...after.filter(([k]) => k !== 'logs/app/11')];
     const g = diagnose({ report: report(root('b', { seqIndex: [seq(0, 15)] })), config, evidence: { 0: evidence(gap) }, at });
@@ -105,5 +110,14 @@ describe('COLLISION_ACROSS_NODES in diagnose', () => {
     const hostKeys = [...writer((i) => `logs/node-a/${i}`, 12, 0), ...writer((i) => `logs/node-a/${i}`, 12, 30_000)];
     const h = diagnose({ report: report(root('b', { seqIndex: [seq(0, 12)] })), config: host, evidence: { 0: evidence(hostKeys) }, at });
     expect(codes(h)).not.toContain('COLLISION_ACROSS_NODES');
+  });
+
+  it('a hostile listing where every upload falls below the last (5,000 runs): nothing claimed, the run count is bounded', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /logs/segment_$INDEX');
+    const keys: [string, string][] = Array.from({ length: 5000 }, (_, k) => [`logs/segment_${5000 - k}`, iso(T0 + k * 1000)]);
+    keys.push(...writer((i) => `logs/segment_${i}`, 10, 6_000_000));
+    const d = diagnose({ report: report(root('b', { seqIndex: [seq(0, 5001)] })), config, evidence: { 0: evidence(keys) }, at });
+    expect(codes(d)).not.toContain('COLLISION_ACROSS_NODES');
+    expect(d.outputs[0].highestIndexInBucket).toBe(5000);
   });
 });
