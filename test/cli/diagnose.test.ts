@@ -175,10 +175,10 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     const c = j.outputs[0].findings.find((x: { code: string }) => x.code === 'COLLISION_ACROSS_NODES');
     expect(c).toMatchObject({
       severity: 'error',
-      data: { writers: 2, nodes: ['node-a.app', 'node-b.app'], namedBy: '$TAG', sharedIndices: [0, 1, 2, 3, 4, 5, 6, 7] },
+      data: { writers: 2, nodes: ['node-a', 'node-b'], namedBy: '$TAG[0]', sharedIndices: [0, 1, 2, 3, 4, 5, 6, 7] },
     });
     const text = await cli(['diagnose', store, '--config', conf, '--listing', listing, '--at', '2026-11-29T20:00:00Z']);
-    expect(text.stdout).toContain('2 writers, told apart by $TAG in their keys (node-a.app, node-b.app)');
+    expect(text.stdout).toContain('2 writers, told apart by $TAG[0] in their keys (node-a, node-b)');
   });
 
   it.each([

@@ -13,6 +13,7 @@
  */
 import type { Finding } from '../../../shared/model';
 import { keyFormatNodeUnique } from '../../../shared/keyformat/node-unique';
+import { splitTag } from '../../../shared/keyformat';
 import type { BucketAnalysis, ParsedKey } from './bucket';
 import type { Target } from './targets';
 import { capped, indexRanges } from './text';
@@ -40,7 +41,7 @@ export interface Writers {
   namedBy: { part: string; names: string[] } | null;
 }
 
-export function detectWriters(uploads: ParsedKey[]): Writers | null {
+export function detectWriters(uploads: ParsedKey[], tagDelimiters = '.'): Writers | null {
   const pts = uploads
     .filter((p) => p.index !== null && p.time !== null)
     .sort((a, b) => a.time!.localeCompare(b.time!) || a.index! - b.index! || a.key.localeCompare(b.key));
@@ -97,14 +98,17 @@ export function detectWriters(uploads: ParsedKey[]): Writers | null {
   }
   if (linked.size < 2) return null;
   const writers = [...linked].sort((a, b) => a - b).map((c) => chains[c].points);
-  return { writers, shared: [...shared].sort((a, b) => a - b), namedBy: nameWriters(writers) };
+  return { writers, shared: [...shared].sort((a, b) => a - b), namedBy: nameWriters(writers, tagDelimiters) };
 }
 
 /** A key part constant within each writer and different between writers names them; else null. */
-function nameWriters(writers: ParsedKey[][]): Writers['namedBy'] {
+function nameWriters(writers: ParsedKey[][], tagDelimiters: string): Writers['namedBy'] {
   const first = writers[0][0].parts;
+  const tagPart = (n: number) => (p: ParsedKey) => (p.parts.tag !== undefined ? splitTag(p.parts.tag, tagDelimiters)[n] : undefined);
   const candidates: { part: string; get: (p: ParsedKey) => string | undefined }[] = [
     ...Object.keys(first.tagParts ?? {}).map((n) => ({ part: `$TAG[${n}]`, get: (p: ParsedKey) => p.parts.tagParts?.[Number(n)] })),
+    // a part of the tag (the key has the whole $TAG): the one that differs, e.g. a node name
+    ...(first.tag !== undefined && tagDelimiters ? splitTag(first.tag, tagDelimiters).map((_, n) => ({ part: `$TAG[${n}]`, get: tagPart(n) })) : []),
     { part: '$TAG', get: (p: ParsedKey) => p.parts.tag },
   ];
   for (const c of candidates) {
@@ -123,7 +127,7 @@ export function writersFinding(target: Target, bucket: BucketAnalysis): Finding 
   if (!target.hasIndex || !target.keyFormat || !bucket.evidence) return null;
   const unique = keyFormatNodeUnique(target.keyFormat);
   if (unique.unique) return null;
-  const found = detectWriters(bucket.versions ?? bucket.objects);
+  const found = detectWriters(bucket.versions ?? bucket.objects, target.tagDelimiters);
   if (!found) return null;
   const { writers, shared, namedBy } = found;
   const who = namedBy

@@ -43,10 +43,10 @@ describe('COLLISION_ACROSS_NODES in diagnose', () => {
     const f = find(d, 'COLLISION_ACROSS_NODES')!;
     expect(f.severity).toBe('error');
     expect(f.summary).toBe(
-      'The bucket shows keys of this output from 2 writers, told apart by $TAG in their keys (node-a.app, node-b.app), each with its own $INDEX counter, and the key format /logs/$TAG/$INDEX has no node-unique part ($UUID, host, node or pod name): for the same tag and $INDEX they render the same key and overwrite each other.',
+      'The bucket shows keys of this output from 2 writers, told apart by $TAG[0] in their keys (node-a, node-b), each with its own $INDEX counter, and the key format /logs/$TAG/$INDEX has no node-unique part ($UUID, host, node or pod name): for the same tag and $INDEX they render the same key and overwrite each other.',
     );
-    expect(f.data).toMatchObject({ writers: 2, nodes: ['node-a.app', 'node-b.app'], namedBy: '$TAG', sharedIndices: Array.from({ length: 12 }, (_, i) => i) });
-    expect(f.evidence[1]).toBe('writer node-a.app: $INDEX 0…11 from 2026-11-29T10:00:00.000Z to 2026-11-29T10:11:00.000Z (12 uploads, e.g. logs/node-a.app/0)');
+    expect(f.data).toMatchObject({ writers: 2, nodes: ['node-a', 'node-b'], namedBy: '$TAG[0]', sharedIndices: Array.from({ length: 12 }, (_, i) => i) });
+    expect(f.evidence[1]).toBe('writer node-a: $INDEX 0…11 from 2026-11-29T10:00:00.000Z to 2026-11-29T10:11:00.000Z (12 uploads, e.g. logs/node-a.app/0)');
     expect(f.evidence).toContain('index 0: logs/node-a.app/0 (2026-11-29T10:00:00.000Z), logs/node-b.app/0 (2026-11-29T10:00:30.000Z)');
     expect(f.evidence.at(-1)).toMatch(/^object versions were not listed/);
     expect(f.next).toEqual([]);
