@@ -6,9 +6,11 @@
  * in time order, are increasing runs; a reset starts a new run and the old run never continues. The
  * rule (conservative): split the uploads in time order into increasing chains (a point extends the
  * chain with the highest last index below it, one with the same tag first); two chains are two
- * writers only when they render the SAME `$INDEX` values (at least MIN_SHARED) AND alternate in time
- * at least MIN_SWITCHES times. One writer with a reset: the runs do not alternate. One writer whose
- * multipart uploads complete out of order: the chains share no index. Versions are used when listed
+ * writers only when they render the SAME `$INDEX` values (at least MIN_SHARED), alternate in time at
+ * least MIN_SWITCHES times AND each uploads at least MIN_ACTIVE times while both are seen. One writer
+ * with a reset: the runs do not alternate. One writer whose multipart uploads complete out of order:
+ * the chains share no index. Multipart uploads created before a reset and completed after it: a
+ * short burst of old indices, not a second counter that keeps going. Versions are used when listed
  * (a plain listing keeps only the last writer of an overwritten key: then nothing is claimed).
  */
 import type { Finding } from '../../../shared/model';
@@ -18,8 +20,10 @@ import type { BucketAnalysis, ParsedKey } from './bucket';
 import type { Target } from './targets';
 import { capped, indexRanges } from './text';
 
-const MIN_SHARED = 2;
-const MIN_SWITCHES = 4;
+const MIN_SHARED = 3;
+const MIN_SWITCHES = 6;
+/** Uploads each writer makes while both are seen: a short burst (late multipart completions after a reset) is no writer. */
+const MIN_ACTIVE = 5;
 /** More chains than this: too disordered to read writers from; nothing is claimed. */
 const MAX_CHAINS = 32;
 
@@ -89,6 +93,10 @@ export function detectWriters(uploads: ParsedKey[], tagDelimiters = '.'): Writer
   for (let x = 0; x < chains.length; x++) {
     for (let y = x + 1; y < chains.length; y++) {
       if (switches[x][y] < MIN_SWITCHES) continue;
+      const from = [chains[x], chains[y]].map((c) => c.points[0].time!).reduce((a, b) => (a > b ? a : b));
+      const to = [chains[x], chains[y]].map((c) => c.points[c.points.length - 1].time!).reduce((a, b) => (a < b ? a : b));
+      const active = (c: Chain) => c.points.filter((p) => p.time! >= from && p.time! <= to).length;
+      if (active(chains[x]) < MIN_ACTIVE || active(chains[y]) < MIN_ACTIVE) continue;
       const [small, big] = indexSets[x].size <= indexSets[y].size ? [indexSets[x], indexSets[y]] : [indexSets[y], indexSets[x]];
       const both = [...small].filter((v) => big.has(v));
       if (both.length < MIN_SHARED) continue;
@@ -149,7 +157,7 @@ export function writersFinding(target: Target, bucket: BucketAnalysis): Finding 
     severity: 'error',
     summary: `The bucket shows keys of this output from ${who}, each with its own $INDEX counter, and the key format ${target.keyFormat} has no node-unique part ($UUID, host, node or pod name): for the same ${target.keyFormat.includes('$TAG') ? 'tag and ' : ''}$INDEX they render the same key and overwrite each other.`,
     evidence: [
-      `${writers.length} increasing $INDEX runs alternate in time and render the same values ${indexRanges(shared)}: one Fluent Bit output has one counter, and after a reset its old run never continues`,
+      `${writers.length} increasing $INDEX runs keep uploading side by side, alternate in time and render the same values ${indexRanges(shared)}: one Fluent Bit output has one counter, and after a reset its old run never continues`,
       ...lines,
       ...capped(examples, 10),
       unique.why,

@@ -101,6 +101,23 @@ describe('COLLISION_ACROSS_NODES in diagnose', () => {
     expect(codes(d)).not.toContain('INDEX_REUSED');
   });
 
+  it('one writer with a reset whose pending multipart uploads of other tags complete after it: no collision', async () => {
+    const config = await conf('name s3; bucket b; s3_key_format /logs/$TAG/$INDEX');
+    const before = writer((i) => `logs/a/${i}`, 10, 0);
+    const after = writer((i) => `logs/a/${i}`, 16, 3_600_000);
+    // indices 10–13 were created before the reset (tags b–e) and complete among the new run's uploads
+    const late: [string, string][] = [10, 11, 12, 13].map((v, k) => [`logs/${'bcde'[k]}/${v}`, iso(T0 + 3_600_000 + (2 + 3 * k) * 60_000 + 30_000)]);
+    const history = [...before, ...late, ...after];
+    const d = diagnose({
+      report: report(root('b', { seqIndex: [seq(0, 16)] })),
+      config,
+      evidence: { 0: evidence(currentOf(history), { versions: versionsOf(history) }) },
+      at,
+    });
+    expect(codes(d)).not.toContain('COLLISION_ACROSS_NODES');
+    expect(find(d, 'INDEX_REUSED')!.summary).toMatch(/the index was reset/);
+  });
+
   it('a format with $UUID (or a per-node ${HOSTNAME}): no collision, whatever the listing shows', async () => {
     const keys = [...writer((i) => `logs/node-a.app/${i}-abcdefgh`, 12, 0), ...writer((i) => `logs/node-b.app/${i}-ijklmnop`, 12, 30_000)];
     const uuid = await conf('name s3; bucket b; s3_key_format /logs/$TAG/$INDEX-$UUID');
