@@ -38,6 +38,8 @@ export const FINDING_CODES = [
   'CONFIG_KEEPALIVE_DUPLICATES',
   /** No config and no seq_index file in a root: whether an output there uses `$INDEX` (and lost it) is unknown. */
   'INDEX_STATE_UNKNOWN',
+  /** The listing shows keys of one output from several writers (each its own $INDEX counter) with a format that has no node-unique part. */
+  'COLLISION_ACROSS_NODES',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConforms } from '../support/json-schemas';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIX = path.join(ROOT, 'test/fixtures/fluent-bit-real');
@@ -151,6 +152,35 @@ describe('store-doctor diagnose', { timeout: 120_000 }, () => {
     const risk = o.findings.find((x: { code: string }) => x.code === 'OVERWRITE_RISK');
     expect(risk.severity).toBe('critical');
     expect(risk.evidence.join('\n')).toContain('logs/segment_0');
+  });
+
+  it('an aws s3api listing with keys of two nodes interleaving one counter: COLLISION_ACROSS_NODES naming them, in the schema', async () => {
+    const store = path.join(dir, 'store-writers');
+    await mkdir(path.join(store, 'fleet-bucket'), { recursive: true });
+    const conf = path.join(dir, 'fluent-bit-writers.conf');
+    await writeFile(conf, `[OUTPUT]\n    name s3\n    match *\n    bucket fleet-bucket\n    store_dir ${store}\n    s3_key_format /logs/$TAG/$INDEX\n`);
+    const t0 = Date.parse('2026-11-28T10:00:00Z');
+    const contents = ['node-a', 'node-b'].flatMap((node, w) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        Key: `logs/${node}.app/${i}`,
+        LastModified: new Date(t0 + w * 20_000 + i * 60_000).toISOString().replace('.000Z', '+00:00'),
+        ETag: '"x"',
+        Size: 5,
+        StorageClass: 'STANDARD',
+      })),
+    );
+    const listing = path.join(dir, 'listing-writers.json');
+    await writeFile(listing, JSON.stringify({ Contents: contents, Name: 'fleet-bucket' }));
+    const r = await cli(['diagnose', store, '--config', conf, '--listing', listing, '--json', '--at', '2026-11-29T20:00:00Z']);
+    const j = JSON.parse(r.stdout);
+    expectConforms('diagnose', j);
+    const c = j.outputs[0].findings.find((x: { code: string }) => x.code === 'COLLISION_ACROSS_NODES');
+    expect(c).toMatchObject({
+      severity: 'error',
+      data: { writers: 2, nodes: ['node-a', 'node-b'], namedBy: '$TAG[0]', sharedIndices: [0, 1, 2, 3, 4, 5, 6, 7] },
+    });
+    const text = await cli(['diagnose', store, '--config', conf, '--listing', listing, '--at', '2026-11-29T20:00:00Z']);
+    expect(text.stdout).toContain('2 writers, told apart by $TAG[0] in their keys (node-a, node-b)');
   });
 
   it.each([

@@ -23,6 +23,7 @@ import { analyzeBucket } from './bucket';
 import { coversIndex, indexEvidenceOf } from './coverage';
 import { indexFileFindings, overwriteRiskFinding, reuseFindings, type IndexContext } from './findings-index';
 import { sequenceFinding } from './findings-sequence';
+import { writersFinding } from './findings-writers';
 import { backlogFindings, multipartFindings, outputIdMismatch, sharedRootFinding, type MismatchSafe } from './findings-store';
 import { evidenceFindings, noStoreFinding, indexStateUnknownFinding, rootUnusedFinding, storeProblemFindings } from './findings-evidence';
 import { safeIndexOf } from './safe-index';
@@ -124,6 +125,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     pushAll(findings, indexFileFindings(ctx));
     const risk = overwriteRiskFinding(ctx);
     if (risk) findings.push(risk);
+    const writers = writersFinding(target, bucket);
+    if (writers) {
+      findings.push(writers);
+      ctx.writers = writers.data!.writers as number;
+    }
     pushAll(findings, reuseFindings(ctx));
     const seqF = sequenceFinding(ctx);
     if (seqF) findings.push(seqF);

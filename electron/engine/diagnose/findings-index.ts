@@ -30,6 +30,8 @@ export interface IndexContext {
   at: Date;
   /** Other S3 outputs of the config that use the same root. */
   rootSiblings: Target[];
+  /** Writers the listing shows when more than one (COLLISION_ACROSS_NODES): they, not only resets, reuse indices. */
+  writers?: number;
 }
 
 const when = (p: ParsedKey) => (p.time ? ` (${p.time})` : '');
@@ -223,13 +225,17 @@ export function reuseFindings(c: IndexContext): Finding[] {
     out.push({
       code: 'INDEX_REUSED',
       severity: 'warning',
-      summary: `$INDEX ${indexRanges(indices)} used ${maxUses === 2 ? 'twice' : `up to ${maxUses} times`}: the index was reset ${plural(bucket.resets.length || 1, 'time')} in the past.`,
+      summary: `$INDEX ${indexRanges(indices)} used ${maxUses === 2 ? 'twice' : `up to ${maxUses} times`}: ${
+        c.writers
+          ? `${c.writers} writers with one counter each render the same indices (COLLISION_ACROSS_NODES)`
+          : `the index was reset ${plural(bucket.resets.length || 1, 'time')} in the past`
+      }.`,
       evidence: [
         ...bucket.resets.map((r) => `at ${r.time} the index went back from ${r.from} to ${r.to}`),
         ...capped(lines, 15),
         c.collision.risk === 'practically-never' || c.collision.risk === 'never' ? `no key collided: ${c.collision.explanation}` : '',
       ].filter(Boolean),
-      action: `Keep the index from resetting after repairing it. ${p.action} Consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
+      action: `${c.writers ? 'Give every node a node-unique key (COLLISION_ACROSS_NODES). ' : ''}Keep the index from resetting after repairing it. ${p.action} Consumers that expect unique $INDEX values must de-duplicate ${indexRanges(indices)}.`,
       next: p.next,
       outputId: target.id,
       data: { indices, resets: bucket.resets },
