@@ -44,11 +44,11 @@ describe('header-only scan', () => {
     }
     for (const [p, f] of full) {
       const h = head.get(p) as ChunkInfo;
-      expect({ tag: h.tag, metaLength: h.metaLength, contentLength: h.contentLength, size: h.size, status: h.status }, p).toEqual({
+      expect({ tag: h.tag, metaLength: h.metaLength, contentLength: h.contentLength, fileSize: h.fileSize, status: h.status }, p).toEqual({
         tag: f.tag,
         metaLength: f.metaLength,
         contentLength: f.contentLength,
-        size: f.size,
+        fileSize: f.fileSize,
         status: f.status,
       });
     }
