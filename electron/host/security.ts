@@ -78,9 +78,10 @@ export function applySecurityHeaders(res: ServerResponse): void {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  // Encoded once: a store's report is tens of MB, and Buffer.byteLength plus res.end(text) encoded it twice.
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': bytes.length });
+  res.end(bytes);
 }
 
 /** Transport-level refusal (not a contract Reply): `{ error: { code, message } }`. */

@@ -29,6 +29,12 @@ export interface HostOptions {
   rendererDir?: string | null;
   /** Open this store (or `'demo'`) before the URL is handed out. */
   openPath?: string;
+  /**
+   * With `openPath`: hand out the URL as soon as the server listens and open the store meanwhile
+   * (the browser loads the page while the store is read); API requests wait until it is open.
+   * `opened` says how that ended.
+   */
+  openInBackground?: boolean;
   demoDir?: string;
   stateDir?: string;
   /** Largest accepted request body (default 256 MiB: offline listings can be big). */
@@ -52,8 +58,10 @@ export interface RunningHost {
   token: string;
   port: number;
   engine: Engine;
-  /** Store opened from `openPath`, if any. */
+  /** Store opened from `openPath`, if any (null while it opens in the background). */
   storeId: string | null;
+  /** Settles when the store of `openPath` is open (its id; null without one), or rejects with why it could not be. */
+  opened: Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -155,6 +163,7 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
   const bodyTimeout = opts.bodyTimeoutMs ?? 60_000;
   const hub = new EventHub(engine);
   let port = 0;
+  let ready: Promise<unknown> = Promise.resolve();
 
   const preAuthIdle = opts.preAuthIdleMs ?? 10_000;
   const server = http.createServer({ headersTimeout: Math.max(preAuthIdle, 1_000), connectionsCheckingInterval: 1_000 }, (req, res) => {
@@ -183,7 +192,8 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
         return hub.attach(res, (cb) => req.on('close', cb));
       }
       if (url.pathname.startsWith('/api/')) {
-        handleApi(engine, url.pathname.slice(5), req, res, maxBody, bodyTimeout).catch(fail);
+        // Requests wait for the store opened in the background, so the page sees it as opened.
+        void ready.then(() => handleApi(engine, url.pathname.slice(5), req, res, maxBody, bodyTimeout)).catch(fail);
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'invalid-input', 'only GET for pages');
@@ -216,11 +226,18 @@ export async function startHost(opts: HostOptions = {}): Promise<RunningHost> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (ownEngine) await engine.dispose();
   };
-  try {
-    if (opts.openPath) storeId = await openInitial(engine, opts.openPath);
-  } catch (err) {
-    await close();
-    throw err;
+  let opened: Promise<string | null> = Promise.resolve(null);
+  if (opts.openPath && opts.openInBackground) {
+    opened = openInitial(engine, opts.openPath);
+    ready = opened.catch(() => undefined);
+  } else {
+    try {
+      if (opts.openPath) storeId = await openInitial(engine, opts.openPath);
+    } catch (err) {
+      await close();
+      throw err;
+    }
+    opened = Promise.resolve(storeId);
   }
-  return { url: `http://127.0.0.1:${port}/?token=${token}`, token, port, engine, storeId, close };
+  return { url: `http://127.0.0.1:${port}/?token=${token}`, token, port, engine, storeId, opened, close };
 }

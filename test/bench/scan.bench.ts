@@ -3,6 +3,11 @@
  * fixtures) under os.tmpdir(), reused when present. On warm cache it compares
  *   full scan (every header, every record counted)  vs  find … -print0 | xargs -0 cat  (throughput ratio, target ≥ 0.8)
  *   header-only scan (records:false)                 vs  find … -exec head -q -c 64 {} +  (time ratio, target ≤ 1.5)
+ * The head baseline is the physical limit of reading every header: one `head` per ~ARG_MAX of paths
+ * (not one process per file), each file opened, read (64 bytes) and closed; `find` walks the folders.
+ * The scan does that too plus one fstat per file (a chunk's size and file time are in its report)
+ * and the header's decoding. Both sides' CPU time is printed as well: on a busy machine the wall
+ * times depend on the share of the cores each side gets, the CPU times much less.
  * and prints the peak RSS (target ≤ 200 MB), each with PASS/FAIL. The scans run in a child process
  * (scan-child.ts, started like `npx store-doctor`) so that the RSS is the scanner's; cat/head and the
  * scans alternate over BENCH_ROUNDS rounds (default 2) and the best of each is compared.
@@ -16,11 +21,23 @@ import { benchStore } from './bench-store';
 
 const { STORE, DONE, generate } = benchStore();
 
-function sh(cmd: string): number {
+/** Run `cmd` in bash: its wall time and the CPU time (user + system) of its processes, from bash's `times`. */
+function shCpu(cmd: string): { wall: number; cpu: number } {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('bash', ['-c', cmd], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('bash', ['-c', `${cmd}\ntimes >&3`], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} failed`);
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  // Second line of `times`: the children's user and system time, e.g. "0m0.103s 0m0.166s".
+  const secs = [
+    ...String(r.output[3] ?? '')
+      .split('\n')[1]
+      .matchAll(/(\d+)m([\d.]+)s/g),
+  ].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return { wall, cpu: secs.reduce((a, b) => a + b, 0) };
+}
+
+function sh(cmd: string): number {
+  return shCpu(cmd).wall;
 }
 
 interface ChildResult {
@@ -57,6 +74,7 @@ async function main(): Promise<void> {
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
   let cat = Infinity;
   let head = Infinity;
+  let headCpu = Infinity;
   let full = Infinity;
   let hdr = Infinity;
   let fullCold = Infinity;
@@ -71,7 +89,9 @@ async function main(): Promise<void> {
     const f = scanChild('full', 2);
     full = Math.min(full, ...f.times);
     fullCold = Math.min(fullCold, f.times[0]);
-    head = Math.min(head, sh(headCmd));
+    const hd = shCpu(headCmd);
+    head = Math.min(head, hd.wall);
+    headCpu = Math.min(headCpu, hd.cpu);
     const h = scanChild('header', 2);
     hdr = Math.min(hdr, ...h.times);
     hdrCold = Math.min(hdrCold, h.times[0]);
@@ -93,6 +113,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `header scan: ${hdr.toFixed(2)} s (first scan of a process ${hdrCold.toFixed(2)} s; ${hdrCpu.toFixed(2)} s CPU)  vs head -c 64 ${head.toFixed(2)} s: time ratio ${hdrRatio.toFixed(2)}× (target ≤ 1.5×) ${verdict(hdrRatio <= 1.5)}`,
+  );
+  console.log(
+    `             CPU (user + system, all threads; less subject to load): ${hdrCpu.toFixed(2)} s vs find + head ${headCpu.toFixed(2)} s: ${(hdrCpu / headCpu).toFixed(2)}× (information)`,
   );
   console.log(`peak RSS:    ${rss.toFixed(0)} MB of the scanning process, 2 scans each (target ≤ 200 MB) ${verdict(rss <= 200)}`);
 }

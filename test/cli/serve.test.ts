@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- reads untyped JSON replies */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeRenderer, tempDir } from '../host/helpers';
@@ -78,6 +79,15 @@ describe('store-doctor serve', () => {
 
   it('fails with a readable message when the store does not exist', async () => {
     await expect(startServe(['/nonexistent/store'])).rejects.toThrow(/nonexistent|no such file/);
+  });
+
+  it('prints the URL at once, then stops with the error when the path cannot be opened as a store', async () => {
+    const file = path.join(tempDir('sd-serve-'), 'notes.txt');
+    fs.writeFileSync(file, 'not a store\n');
+    const { line, stderr, exited } = await startServe([file]);
+    expect(line).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
+    expect(await exited).toBe(2);
+    expect(stderr()).toContain(`${file}: not a store`);
   });
 
   it('rejects a bad --port', async () => {

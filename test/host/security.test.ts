@@ -139,6 +139,15 @@ describe('loopback host: requests', () => {
     expect(badTask.error.code).toBe('invalid-input');
   });
 
+  it('sends a reply with text that is not ASCII whole: Content-Length counts its bytes', async () => {
+    const missing = path.join(tempDir('sd-len-'), 'störe ✓ 日本');
+    const r = await api(port, token, 'store.open', { path: missing });
+    expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(r.text));
+    expect(Buffer.byteLength(r.text)).toBeGreaterThan(r.text.length);
+    expect(r.json()).toMatchObject({ ok: false });
+    expect(r.json().error.message).toContain('störe ✓ 日本');
+  });
+
   it('refuses non-JSON bodies (415), oversized bodies (413) and wrong methods (405)', async () => {
     const form = await rawRequest(port, {
       method: 'POST',

@@ -1,8 +1,12 @@
 /**
- * `store-doctor serve [path] [--port N]`: the loopback host for the UI in a browser. Opens the
- * store (a folder, an archive, or `demo`) first, then prints exactly one line — the URL with the
- * session token — and serves until SIGINT/SIGTERM.
+ * `store-doctor serve [path] [--port N]`: the loopback host for the UI in a browser. Prints exactly
+ * one line — the URL with the session token — as soon as it listens, opens the store (a folder, an
+ * archive, or `demo`) meanwhile (the page's requests wait for it: the browser loads the page while
+ * the store is read), and serves until SIGINT/SIGTERM. A path that does not exist is refused
+ * before the URL is printed; a store that cannot be opened stops the host with its error.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import { extractSeaAssets } from '../sea';
 import { CliError, EXIT } from '../output';
@@ -27,9 +31,23 @@ export async function runServe(target: string | undefined, opts: ServeOptions): 
   const embedded = extractSeaAssets();
   // A checkout whose UI was never built builds it once (one line on stderr); a folder given with --renderer is only checked.
   if (!embedded) ensureUiBuilt(opts.renderer ?? DEFAULT_RENDERER_DIR, PROJECT_ROOT, { build: opts.renderer === undefined });
+  if (target !== undefined && target !== 'demo') {
+    try {
+      fs.statSync(path.resolve(target));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new CliError(`${target}: ${code === 'ENOENT' ? 'no such file or directory' : ((err as Error).message ?? String(err))}`, EXIT.USAGE);
+    }
+  }
   let host;
   try {
-    host = await startHost({ port, openPath: target, rendererDir: opts.renderer ?? embedded?.renderer, ...(embedded ? { demoDir: embedded.demo } : {}) });
+    host = await startHost({
+      port,
+      openPath: target,
+      openInBackground: true,
+      rendererDir: opts.renderer ?? embedded?.renderer,
+      ...(embedded ? { demoDir: embedded.demo } : {}),
+    });
   } catch (err) {
     embedded?.remove();
     const e = err as NodeJS.ErrnoException;
@@ -37,6 +55,7 @@ export async function runServe(target: string | undefined, opts: ServeOptions): 
     throw new CliError(e.message ?? String(err), EXIT.USAGE);
   }
   process.stdout.write(`${host.url}\n`);
+  let failure: unknown = null;
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -48,7 +67,12 @@ export async function runServe(target: string | undefined, opts: ServeOptions): 
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    host.opened.catch((err: unknown) => {
+      failure = err;
+      stop();
+    });
   });
+  if (failure) throw new CliError((failure as Error)?.message ?? String(failure), EXIT.USAGE);
 }
 
 export function registerServe(program: Command): void {

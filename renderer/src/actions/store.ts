@@ -56,13 +56,19 @@ async function afterOpen(opened: OpenedStore, demoCopy: { path: string; from: st
   useSession.getState().setDemoCopy(demoCopy);
   if (opened.evidence) useEvidence.getState().setEvidence(opened.evidence);
   useSession.getState().setView('overview');
+  // The recent list, the diagnosis and the storage picture are independent: asked for together, so
+  // the Overview does not wait a round trip for the recent list first.
+  await Promise.all([loadRecent(), runDiagnosis(), loadStorage()]);
+}
+
+/** The recent list (a convenience, so failures stay quiet). */
+async function loadRecent(): Promise<void> {
   try {
     const recent = await getClient().request('store.recent', {});
     useSession.getState().setRecent(recent.recent);
   } catch {
     /* the recent list is a convenience */
   }
-  await Promise.all([runDiagnosis(), loadStorage()]);
 }
 
 export async function openStore(path: string): Promise<boolean> {
