@@ -282,7 +282,7 @@ async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan
     }
     if (!hits.length) continue;
     const base = `${procDir()}/${c.pid}`;
-    const command = ((await fsp.readFile(`${base}/comm`, 'utf8').catch(() => '?')) || '?').trim();
+    const command = nameFrom(await fsp.readFile(`${base}/comm`, 'utf8').catch(() => ''), () => fs.readFileSync(`${base}/cmdline`, 'latin1'));
     const exe = await fsp.readlink(`${base}/exe`).catch(() => null);
     const files = hits.filter((h) => !h.dir && h.how !== 'cwd');
     const kind: UseKind = looksLikeFluentBit(command, exe) ? 'fluent-bit' : files.length ? 'open' : 'cwd';
@@ -292,6 +292,23 @@ async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan
     processes.push({ pid: c.pid, command, kind, paths: [...new Set(shown)].slice(0, 5) });
   }
   return { processes, uninspectable, uninspectablePids, inspected, supported: true };
+}
+
+/**
+ * A process's name as `ps -o comm` shows it — unless that is a thread name a runtime gave its main
+ * thread (Node 24 renames its main thread "MainThread", which is what `comm` then says): then the
+ * base name of argv[0], as the process was started (a `fluent-bit` link to a binary keeps its name).
+ */
+export function nameFrom(comm: string, cmdline: () => string): string {
+  const c = comm.trim();
+  if (c && c !== 'MainThread') return c;
+  let argv0 = '';
+  try {
+    argv0 = cmdline().split('\0')[0] ?? '';
+  } catch {
+    /* gone meanwhile */
+  }
+  return (argv0 ? path.basename(argv0).slice(0, 15) : '') || c || '?';
 }
 
 /** Running processes that look like Fluent Bit (anywhere, or among `only`), for a warning. */
@@ -307,7 +324,8 @@ export async function findFluentBitProcesses(only?: number[]): Promise<{ pid: nu
   for (const p of pids) {
     let comm = '';
     try {
-      comm = fs.readFileSync(`${procDir()}/${p}/comm`, 'utf8').trim(); // synchronous: see heldOnDevice
+      // synchronous: see heldOnDevice
+      comm = nameFrom(fs.readFileSync(`${procDir()}/${p}/comm`, 'utf8'), () => fs.readFileSync(`${procDir()}/${p}/cmdline`, 'latin1'));
     } catch {
       comm = '';
     }
