@@ -11,7 +11,7 @@ import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract
 import type { FluentBitConfig } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage, planUndo } from '../repair';
-import { isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
+import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { realPathOf } from './confine';
 import { EngineError } from './errors';
 import { exportStoragePath } from './export-storage-path';
@@ -24,13 +24,6 @@ type Handlers = Pick<
 >;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
-
-/** The storage.path a loaded config sets (`[SERVICE] storage.path`), absolute (relative to the main config file's folder); null when none. */
-export function configuredStoragePath(config: FluentBitConfig | null | undefined): string | null {
-  const v = config?.service?.['storage.path']?.trim();
-  if (!v || !config?.files[0]) return null;
-  return path.resolve(path.dirname(config.files[0]), v);
-}
 
 /**
  * The report of the storage.path a store's config sets, for the store's report; undefined when the
