@@ -138,6 +138,8 @@ export const requestSchemas = {
   /** Plan to undo the last action applied to an opened storage.path (a salvage); applied with storagePath.salvageApply. */
   'storagePath.undoPlan': z.object({ path, force: z.boolean().optional() }).strict(),
   'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
+  /** The report of a storage.path (as `report` on it): Markdown for a support ticket or JSON. */
+  'storagePath.export': z.object({ path, configPath: path.optional(), format: z.enum(['json', 'markdown']) }).strict(),
   'config.load': z
     .object({ storeId: id, path: path.optional(), document: documentSchema.optional() })
     .strict()
@@ -286,6 +288,7 @@ export interface RequestResults {
   'storagePath.salvagePlan': RepairPlan;
   'storagePath.undoPlan': RepairPlan;
   'storagePath.salvageApply': RepairResult;
+  'storagePath.export': { fileName: string; mimeType: string; text: string };
   'evidence.importOffline': S3Evidence;
   'evidence.live': S3Evidence;
   'diagnose.run': Diagnosis;

@@ -68,7 +68,7 @@ export interface RunningHost {
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const DEFAULT_RENDERER_DIR = path.join(PROJECT_ROOT, 'out', 'renderer');
 export const DEFAULT_DEMO_DIR = path.join(PROJECT_ROOT, 'demo');
-const REQUEST_NAME = /^[a-z]+\.[A-Za-z]+$/;
+const REQUEST_NAME = /^[a-z][A-Za-z]*\.[A-Za-z]+$/;
 
 type BodyResult = Buffer | 'too-large' | 'timeout';
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { scanReportSchema } from '../scan-schema';
 import { configWarningSchema, diagnosisSchema } from './diagnosis';
+import { storagePathReportSchema } from './storage-path';
 
 const s3SettingsSchema = z
   .object({
@@ -56,7 +57,7 @@ export const evidenceSummarySchema = z
   })
   .loose();
 
-export const reportDocumentSchema = z
+export const storeReportDocumentSchema = z
   .object({
     tool: z.literal('store-doctor'),
     version: z.string(),
@@ -65,5 +66,20 @@ export const reportDocumentSchema = z
     diagnosis: diagnosisSchema.nullable(),
     config: configSchema.nullable().describe('null: no --config'),
     evidence: evidenceSummarySchema.nullable().describe('null: no bucket evidence'),
+    storagePath: storagePathReportSchema.nullable().optional().describe("the config's [SERVICE] storage.path (absent: the config sets none; null: not read)"),
+    storagePathError: z.string().nullable().optional().describe('why the storage.path could not be read'),
   })
   .loose();
+
+/** `report` on a storage.path folder: that engine buffer's report. */
+export const storagePathReportDocumentSchema = z
+  .object({
+    tool: z.literal('store-doctor'),
+    version: z.string(),
+    generatedAt: z.string().describe('ISO-8601 time, UTC'),
+    kind: z.literal('storage-path'),
+    storagePath: storagePathReportSchema,
+  })
+  .loose();
+
+export const reportDocumentSchema = z.union([storeReportDocumentSchema, storagePathReportDocumentSchema]);

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { version } from '../../../package.json';
 import { escapeField } from '../../../shared/escape';
 import { createGuardMetrics } from '../../engine/guard/metrics';
+import { watchStoragePath, type StoragePathWatch } from '../guard/storage-path';
 import { readShadow, shadowDirFor } from '../../engine/guard/shadow';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
 import { Guard } from '../guard/door';
@@ -126,13 +127,22 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
     log: logLine,
   });
   let cached: { at: number; report: NodeReport } | null = null;
-  guard.onChange(() => (cached = null));
+  // The config's [SERVICE] storage.path (engine buffer): its backlog per input for the metrics, once the config is loaded.
+  let storagePath: StoragePathWatch | null = null;
+  guard.onChange(() => {
+    cached = null;
+    if (!storagePath && guard.config) storagePath = watchStoragePath(guard.config, { pollMs, note: logLine });
+  });
   const report = () => {
     if (!cached || Date.now() - cached.at > 250) cached = { at: Date.now(), report: buildNodeReport(guard, { node: opts.node, version }) };
     return cached.report;
   };
   const server = listen
-    ? await startGuardServer(listen, createGuardMetrics(report, { rootsReplaced: () => guard.rootsReplaced() }), report).catch((err: NodeJS.ErrnoException) => {
+    ? await startGuardServer(
+        listen,
+        createGuardMetrics(report, { rootsReplaced: () => guard.rootsReplaced(), storagePath: () => storagePath?.inputs() ?? [] }),
+        report,
+      ).catch((err: NodeJS.ErrnoException) => {
         throw new CliError(`--metrics ${listen.host}:${listen.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use' : err.message}`, EXIT.FAILED);
       })
     : null;
@@ -151,6 +161,7 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
     await Promise.race([guard.start(), stopped]);
     await stopped;
   } finally {
+    (storagePath as StoragePathWatch | null)?.stop(); // set in the onChange callback
     await guard.stop();
     await server?.close();
   }

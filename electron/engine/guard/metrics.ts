@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { NodeReport } from '../../../shared/fleet';
+import type { InputBacklog } from './storage-path-backlog';
 
 export const METRIC_PREFIX = 'store_doctor_';
 /** How often the default metrics sample the event loop's lag (ms). */
@@ -20,7 +21,12 @@ export interface GuardMetrics {
 /** `report()` returns the current node report (cheap: no I/O). */
 export function createGuardMetrics(
   report: () => NodeReport,
-  opts: { defaultMetrics?: boolean; rootsReplaced?: () => { bucket: string; replaced: boolean }[] } = {},
+  opts: {
+    defaultMetrics?: boolean;
+    rootsReplaced?: () => { bucket: string; replaced: boolean }[];
+    /** The config's storage.path backlog per input, as last read (no I/O); absent: the config sets none. */
+    storagePath?: () => InputBacklog[];
+  } = {},
 ): GuardMetrics {
   const registry = new Registry();
   // The event-loop lag histogram samples on a timer: prom-client's default (every 10 ms) alone
@@ -110,6 +116,22 @@ export function createGuardMetrics(
   g('damaged_chunks', 'Chunks Fluent Bit rejects (too short, bad magic, truncated, CRC mismatch).', ['bucket'], (m) => {
     for (const r of report().roots) m.set({ bucket: r.bucket }, r.damagedChunks);
   });
+  const sp = (name: string, help: string, value: (b: InputBacklog) => number) =>
+    g(name, help, ['input'], (m) => {
+      for (const b of opts.storagePath?.() ?? []) m.set({ input: b.input }, value(b));
+    });
+  sp('storage_path_backlog_chunks', "Chunks in the config's [SERVICE] storage.path per input folder (engine buffer).", (b) => b.chunks);
+  sp('storage_path_backlog_bytes', "Bytes of chunk files in the config's storage.path per input folder.", (b) => b.bytes);
+  sp(
+    'storage_path_rejected_chunks',
+    'Chunks Fluent Bit will reject at its next start (header; with storage.checksum on, CRC): their records are never delivered — run store-doctor salvage.',
+    (b) => b.rejected,
+  );
+  sp(
+    'storage_path_unchecked_chunks',
+    'With storage.checksum on: chunks whose CRC was not checked yet (read budget), so not counted as rejected or not.',
+    (b) => b.unchecked,
+  );
   g('last_scan_duration_seconds', 'Duration of the last full scan of the store.', [], (m) => {
     const s = report().lastScanSeconds;
     if (s !== null) m.set(s);

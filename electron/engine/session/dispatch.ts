@@ -9,7 +9,14 @@ import type { Progress } from '../../../shared/model';
 import { toContractError } from './errors';
 
 /** Requests whose path the user picked themselves (file dialog, typed path): not confined. */
-const UNCONFINED: ReadonlySet<string> = new Set(['store.open', 'config.load', 'fleet.open', 'storagePath.open', 'storagePath.configured']);
+const UNCONFINED: ReadonlySet<string> = new Set([
+  'store.open',
+  'config.load',
+  'fleet.open',
+  'storagePath.open',
+  'storagePath.configured',
+  'storagePath.export',
+]);
 /** Input fields that name a local path. */
 const PATH_FIELDS = ['path', 'rootPath', 'storePath'] as const;
 

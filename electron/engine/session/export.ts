@@ -3,9 +3,13 @@
  * person can paste into a support ticket: findings with actions, seq index per output, streams).
  */
 import path from 'node:path';
-import type { Diagnosis, DiagnosisChecks, Finding, FluentBitConfig, S3Evidence, StoreReport } from '../../../shared/model';
+import type { Diagnosis, DiagnosisChecks, Finding, FluentBitConfig, S3Evidence, StoragePathReport, StoreReport } from '../../../shared/model';
 import { escapeField } from '../../../shared/escape';
+import { md, type ExportedReport } from './export-md';
+import { storagePathSection } from './export-storage-path';
 import { stepCommands, type CommandContext } from '../../../shared/suggest-cli';
+
+export { md, type ExportedReport };
 
 export interface ExportInput {
   report: StoreReport;
@@ -14,12 +18,8 @@ export interface ExportInput {
   evidence?: S3Evidence | null;
   version: string;
   generatedAt?: Date;
-}
-
-export interface ExportedReport {
-  fileName: string;
-  mimeType: string;
-  text: string;
+  /** The config's `[SERVICE] storage.path` read (or why it could not be); absent when the config sets none. */
+  storagePath?: { report: StoragePathReport | null; error: string | null };
 }
 
 const SEVERITY_ORDER = ['critical', 'error', 'warning', 'info'] as const;
@@ -34,19 +34,6 @@ function stamp(d: Date): string {
     .toISOString()
     .replace(/[:]/g, '-')
     .replace(/\.\d{3}Z$/, 'Z');
-}
-
-/**
- * Markdown-safe inline text: no table breaks, no raw HTML, no control characters. Inside `code spans` (commands in
- * actions) entities are not decoded, so `<` stays as it is there and is escaped only outside.
- */
-export function md(text: unknown): string {
-  // Control characters (ESC sequences, C1, bidi overrides, newlines) from the store are shown escaped (shared/escape.ts).
-  return escapeField(String(text ?? '').replace(/\r?\n/g, ' '))
-    .replace(/\|/g, '\\|')
-    .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;')))
-    .join('');
 }
 
 function allFindings(d: Diagnosis | null): Finding[] {
@@ -73,6 +60,7 @@ export function exportJson(input: ExportInput): ExportedReport {
           notes: input.evidence.notes,
         }
       : null,
+    ...(input.storagePath ? { storagePath: input.storagePath.report, storagePathError: input.storagePath.error } : {}),
   };
   return { fileName: `store-doctor-${baseName(input.report)}-${stamp(at)}.json`, mimeType: 'application/json', text: JSON.stringify(doc, null, 2) + '\n' };
 }
@@ -186,6 +174,8 @@ export function exportMarkdown(input: ExportInput): ExportedReport {
     }),
     ...outputsSection(diagnosis),
     ...storeSection(report),
+    ...(input.storagePath?.report ? storagePathSection(input.storagePath.report, at) : []),
+    ...(input.storagePath?.error ? ['## Engine buffer (storage.path)', '', `Not read: ${md(input.storagePath.error)}`, ''] : []),
   ];
   return { fileName: `store-doctor-${baseName(report)}-${stamp(at)}.md`, mimeType: 'text/markdown', text: lines.join('\n') };
 }

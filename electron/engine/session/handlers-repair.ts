@@ -7,6 +7,7 @@ import type { EngineHandlers } from '../../../shared/contract';
 import { repairPlanRequestSchema } from '../../../shared/contract';
 import { EngineError } from './errors';
 import { exportJson, exportMarkdown } from './export';
+import { configuredStoragePathReport } from './handlers-storage-path';
 import { evidenceFor, type StoreSession } from './registry';
 import { runDiagnose } from './handlers-inspect';
 import type { SessionContext } from './handlers-store';
@@ -71,7 +72,14 @@ export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): Repair
           diagnosis = null; // the report still carries the scan
         }
       }
-      const exportInput = { report: s.report, diagnosis, config: s.config, evidence: evidenceFor(s), version: ctx.version };
+      const exportInput = {
+        report: s.report,
+        diagnosis,
+        config: s.config,
+        evidence: evidenceFor(s),
+        version: ctx.version,
+        storagePath: await configuredStoragePathReport(s.config),
+      };
       return input.format === 'json' ? exportJson(exportInput) : exportMarkdown(exportInput);
     },
 

@@ -11,18 +11,34 @@ import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract
 import type { FluentBitConfig } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage, planUndo } from '../repair';
-import { isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
+import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { realPathOf } from './confine';
 import { EngineError } from './errors';
+import { exportStoragePath } from './export-storage-path';
 import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
 
 type Handlers = Pick<
   EngineHandlers,
-  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply'
+  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply' | 'storagePath.export'
 >;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
+
+/**
+ * The report of the storage.path a store's config sets, for the store's report; undefined when the
+ * config sets none. Reads only; an unreadable folder or one that is no storage.path is said, not thrown.
+ */
+export async function configuredStoragePathReport(config: FluentBitConfig | null | undefined) {
+  const dir = configuredStoragePath(config);
+  if (!dir) return undefined;
+  try {
+    if (!(await isStoragePath(dir))) return { report: null, error: `${dir} (the config's storage.path) holds no input folder with a *.flb chunk` };
+    return { report: await scanStoragePath(dir, { config }), error: null };
+  } catch (e) {
+    return { report: null, error: `${dir} (the config's storage.path): ${(e as Error).message}` };
+  }
+}
 
 async function open(ctx: SessionContext, p: string, configPath?: string) {
   const abs = path.resolve(p);
@@ -41,17 +57,18 @@ async function open(ctx: SessionContext, p: string, configPath?: string) {
       `${abs} is not a Fluent Bit storage.path (no input folder holds a *.flb chunk)${st.isFile() ? ' nor an archive of one' : ''}; open a store_dir with store.open`,
     );
   ctx.registry.confinement.add(abs);
-  return { report, archive: st.isFile() };
+  return { report, archive: st.isFile(), config };
 }
 
 export function storagePathHandlers(ctx: SessionContext): Handlers {
   return {
     'storagePath.open': async (input) => (await open(ctx, input.path, input.configPath)).report,
 
-    'storagePath.configured': async (input) => {
-      const file = path.resolve(input.configPath);
-      const v = (await loadFluentBitConfig(file)).service?.['storage.path']?.trim();
-      return { path: v ? path.resolve(path.dirname(file), v) : null };
+    'storagePath.configured': async (input) => ({ path: configuredStoragePath(await loadFluentBitConfig(path.resolve(input.configPath))) }),
+
+    'storagePath.export': async (input) => {
+      const { report, config } = await open(ctx, input.path, input.configPath);
+      return exportStoragePath({ report, configFiles: config?.files ?? null, version: ctx.version }, input.format);
     },
 
     'storagePath.salvagePlan': async (input) => {

@@ -7,5 +7,5 @@ export { isStoragePath, scanStoragePath, readChunkBytes, MAX_ENGINE_CHUNK, type 
 export { analyzeEngineChunk, parseEngineMeta } from './chunk';
 export { readEvents } from './events';
 export { skipObject } from './msgpack-walk';
-export { storageLimits, checksumOf } from './limits';
+export { storageLimits, checksumOf, configuredStoragePath } from './limits';
 export { scanStoragePathArchive, archiveKind } from './archive';

@@ -6,12 +6,20 @@
  * - `[OUTPUT] storage.total_limit_size`: an output's cap on its filesystem chunks; above it the oldest chunks for that output are discarded.
  */
 import type { EngineStreamInfo, FluentBitConfig, StorageLimits } from '../../../shared/model';
+import * as path from 'node:path';
 import { sizeToBytes } from '../fluentbit';
 
 function size(v: string | undefined): number | null {
   if (v === undefined || v.trim() === '') return null;
   const n = sizeToBytes(v);
   return n === null || n === undefined || !Number.isFinite(n) ? null : n;
+}
+
+/** The storage.path a loaded config sets (`[SERVICE] storage.path`), absolute (relative to the main config file's folder); null when none. */
+export function configuredStoragePath(config: FluentBitConfig | null | undefined): string | null {
+  const v = config?.service?.['storage.path']?.trim();
+  if (!v || !config?.files[0]) return null;
+  return path.resolve(path.dirname(config.files[0]), v);
 }
 
 /** `storage.checksum` (default off). */

@@ -8,6 +8,8 @@ import { useMultipart, useRepair, useReplay } from '../state/planFlow';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';
+import { showIfStoragePath } from './storagePath';
+import { useStoragePath } from '../state/storagePath';
 import { runDiagnosis } from './evidence';
 import { loadSavedConnections } from './connection';
 
@@ -75,6 +77,7 @@ export async function openStore(path: string): Promise<boolean> {
   const s = useSession.getState();
   s.setError(null);
   s.setOpening(true);
+  useStoragePath.getState().clear();
   try {
     const opened = await runTask('store.open', { path }, `Scanning ${path}`);
     await afterOpen(opened);
@@ -84,6 +87,7 @@ export async function openStore(path: string): Promise<boolean> {
       useSession
         .getState()
         .setNotice(`Opening ${path} was cancelled: nothing was opened${useSession.getState().opened ? '; the store that was open stays open' : ''}.`);
+    else if (await showIfStoragePath(path, e)) useSession.getState().setOpening(false);
     else useSession.getState().setError(describeError(e, `Opening ${path}`));
     return false;
   }

@@ -8,6 +8,7 @@ import { OfflineImport } from '../components/OfflineImport';
 import { useEvidence } from '../state/evidence';
 import { Time } from '../components/Time';
 import { ConfigImport } from './ConfigImport';
+import { StoragePathPanel } from './StoragePathPanel';
 import { shown } from '../format';
 
 export function OpenView() {
@@ -66,6 +67,7 @@ export function OpenView() {
           </>
         )}
       </form>
+      <StoragePathPanel />
       {appInfo?.demoAvailable && (
         <p>
           <button type="button" onClick={() => void openDemo()} disabled={opening}>
