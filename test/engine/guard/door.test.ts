@@ -228,7 +228,10 @@ describe('store-doctor guard (door)', { timeout: 60_000 }, () => {
     expect(existsSync(seqFile(fx.root))).toBe(false); // never written while a process uses the root
     holder.kill('SIGTERM');
     await exited;
-    await until('the restore', () => g.restores === 1);
+    // a backstop for a hang only (60 s on a busy machine); a restore through the backoff would take 10 minutes
+    await until('the restore', () => g.restores === 1, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}; guard log:\n${logs.join('\n')}`);
+    });
     expect(read(seqFile(fx.root))).toBe('6');
     // planned again the moment it exited, not after a backoff (the first retry would wait 10 minutes)
     expect(logs.filter((l) => /refused/.test(l))).toHaveLength(1);
