@@ -128,7 +128,7 @@ describe('rough edges of the console', () => {
       .getByLabel(/path on the Store Doctor host/)
       .fill(LISTING);
     await checks.getByTestId('check-listing-0').getByRole('button', { name: 'Read' }).click();
-    await page.getByText('✓ Bucket evidence: complete listing').waitFor();
+    await page.getByText('✓ Bucket evidence: full listing (every key the key format can reach)').waitFor();
     await go(page, 'Repair');
     await page.getByRole('button', { name: 'Plan (dry run)' }).click();
     const plan = page.getByRole('region', { name: 'Plan' });

@@ -94,7 +94,8 @@ describe('npm pack', () => {
   });
 
   it('declares nothing to install or run at install time', () => {
-    expect(Object.keys(manifest).sort()).toEqual(['bin', 'description', 'engines', 'files', 'license', 'name', 'private', 'version']);
+    // author and homepage: the desktop packages need them (issue 22); neither installs or runs anything
+    expect(Object.keys(manifest).sort()).toEqual(['author', 'bin', 'description', 'engines', 'files', 'homepage', 'license', 'name', 'private', 'version']);
     expect(manifest.version).toBe(JSON.parse(pkgBefore).version);
   });
 });
