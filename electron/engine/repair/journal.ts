@@ -64,7 +64,7 @@ async function appendNow(file: string, values: unknown[], sync: boolean): Promis
   }
 }
 
-/** A journal held open for many appends (a replay's outcome lines): checked once, then one write per call. */
+/** A journal held open for many appends (a replay's outcome lines): checked once; appends made meanwhile share a write. */
 export interface JournalAppender {
   /** Append lines with one write; fsync unless `sync: false` (then they survive a kill, not a power loss). */
   append(values: unknown[], opts?: { sync?: boolean }): Promise<void>;
@@ -122,14 +122,29 @@ export async function openJournalAppender(file: string): Promise<JournalAppender
     chain = run.catch(() => undefined);
     return run;
   };
+  // Group commit: appends made while a write is under way go out together in the next write (and
+  // its fsync when one of them asks for it); each call still resolves only once its lines are written.
+  let group: { text: string; sync: boolean; run: Promise<void> } | null = null;
   return {
-    append: (values, opts = {}) =>
-      queue(async () => {
-        if (!values.length) return;
-        await fh.appendFile(lead + values.map((v) => JSON.stringify(v) + '\n').join(''));
+    append: (values, opts = {}) => {
+      if (!values.length) return queue(async () => undefined);
+      const text = values.map((v) => JSON.stringify(v) + '\n').join('');
+      const sync = opts.sync ?? true;
+      if (group) {
+        group.text += text;
+        group.sync ||= sync;
+        return group.run;
+      }
+      const g: { text: string; sync: boolean; run: Promise<void> } = { text, sync, run: Promise.resolve() };
+      group = g;
+      g.run = queue(async () => {
+        if (group === g) group = null; // later appends start the next group
+        await fh.appendFile(lead + g.text);
         lead = '';
-        if (opts.sync ?? true) await fh.sync();
-      }),
+        if (g.sync) await fh.sync();
+      });
+      return g.run;
+    },
     sync: () => queue(() => fh.sync()),
     close: () => queue(() => fh.close()),
   };

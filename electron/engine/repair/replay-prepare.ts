@@ -1,11 +1,14 @@
 /**
- * Before any upload starts, every chunk of a replay gets its key: a chunk an interrupted run had
+ * Every chunk of a replay gets its key before its upload starts: a chunk an interrupted run had
  * already given a key keeps it (its intent is in the journal), every other one gets the next
  * `$INDEX` in the plan's order (first record time, then path) — the keys Fluent Bit would have
- * written, in order, however many uploads then run at once. All the new intents are appended to the
- * journal with one write and one fsync, before the first PUT.
+ * written, in order, however many uploads then run at once. The chunks are read, hashed and given
+ * their keys in ordered batches ({@link replayBatches}: small first, so the first uploads start
+ * early, then larger); a batch's new intents are appended with one write and one fsync before any
+ * of its PUTs, while the next batch is read. Batches are given keys one after another, so the
+ * indices are exactly those of one pass in the plan's order.
  *
- * A kill while that write is under way leaves a prefix of the intents (a torn last line is
+ * A kill while an intent write is under way leaves a prefix of the intents (a torn last line is
  * ignored); the next run allocates from the last complete one, so the remaining chunks get the
  * same indices they would have had.
  *
@@ -30,6 +33,46 @@ export async function mapPool<T, R>(items: T[], n: number, f: (t: T, i: number) 
   return out;
 }
 
+/** Items handed over as they are ready; {@link drainPool} takes them in order. */
+export class Feed<T> {
+  private items: T[] = [];
+  private closed = false;
+  private waiting: (() => void)[] = [];
+  push(...items: T[]): void {
+    this.items.push(...items);
+    this.wake();
+  }
+  /** No more items: the takers finish what is queued and stop. */
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+  async take(): Promise<T | undefined> {
+    for (;;) {
+      if (this.items.length) return this.items.shift();
+      if (this.closed) return undefined;
+      await new Promise<void>((r) => this.waiting.push(r));
+    }
+  }
+  private wake(): void {
+    for (const w of this.waiting.splice(0)) w();
+  }
+}
+
+/** Run `f` over the items of `feed` as they come, at most `n` at once. */
+export async function drainPool<T>(feed: Feed<T>, n: number, f: (t: T) => Promise<void>): Promise<void> {
+  const worker = async () => {
+    for (let t = await feed.take(); t !== undefined; t = await feed.take()) await f(t);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, n) }, worker));
+}
+
+/** Batches in order: `first` items, then twice as many each time up to `max`. */
+export function* replayBatches<T>(items: T[], first = 8, max = 256): Generator<T[]> {
+  let n = Math.max(1, first);
+  for (let i = 0; i < items.length; i += n, n = Math.min(max, n * 2)) yield items.slice(i, i + n);
+}
+
 /** Bodies read here are kept for their upload up to this many bytes in all (memory stays bounded). */
 export const BODY_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -46,9 +89,9 @@ export async function prepareReplay(
   todo: ReplayItem[],
   states: Map<string, ChunkState>,
   alloc: (item: ReplayItem) => { key: string; index: number | null },
+  budget: { cached: number } = { cached: 0 },
 ): Promise<PrepareResult> {
   // Reading is done in parallel; keys are given afterwards, one by one in the plan's order.
-  let cached = 0;
   const read = await mapPool(todo, 8, async (item) => {
     const file = path.join(d.rootPath, item.chunkPath);
     try {
@@ -56,8 +99,8 @@ export async function prepareReplay(
       const content = replayContent(await readChunkFile(file));
       const { body } = objectBody(content, d.compression);
       // kept for the upload while the budget lasts (else read again then)
-      const keep = cached + body.length <= BODY_CACHE_BYTES;
-      if (keep) cached += body.length;
+      const keep = budget.cached + body.length <= BODY_CACHE_BYTES;
+      if (keep) budget.cached += body.length;
       return { ok: true as const, item, file, src: sha256Hex(content), md5: md5Hex(body), size: body.length, body: keep ? body : undefined };
     } catch (err) {
       return { ok: false as const, item, message: (err as Error).message };

@@ -1,6 +1,7 @@
 /**
- * Replay apply. Every chunk gets its key before any upload starts (replay-prepare.ts: the new
- * intents are fsynced with one write); then a bounded pool (default 10, like the AWS CLI) uploads
+ * Replay apply. Every chunk gets its key before its upload starts, in the plan's order
+ * (replay-prepare.ts: ordered batches, each batch's intents fsynced with one write before its
+ * uploads, while the next batch is read and hashed); a bounded pool (default 10, like the AWS CLI) uploads
  * them create-only (`If-None-Match: *`, replay-upload.ts), records each outcome in the journal
  * (`uploaded`, `conflict`, `failed`, `cancelled`), and moves each uploaded chunk to
  * `.store-doctor/replayed/<stream>/` so Fluent Bit never sends it again (replay-moves.ts). Outcome
@@ -21,7 +22,7 @@ import { ensureToolDir, openAction, openJournalAppender, toolDir } from './journ
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
 import { ReplayMover } from './replay-moves';
 import { renderReplayKey } from './replay-plan';
-import { mapPool, prepareReplay } from './replay-prepare';
+import { drainPool, Feed, prepareReplay, replayBatches } from './replay-prepare';
 import { uploadOne, type Prepared, type UploadContext } from './replay-upload';
 import { probeConditionalWrites, type ConditionalMode } from './s3ops';
 import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from './seqindex';
@@ -169,19 +170,40 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     const before = counter;
     let used = false;
     let runError: unknown = null;
+    // Conflicts take their next index only after every planned chunk has its own (Fluent Bit's order).
+    let assigned: Promise<void> = Promise.resolve();
     try {
-      const prep = await prepareReplay(d, todo, states, nextKey);
+      const feed = new Feed<Prepared>();
+      const budget = { cached: 0 };
+      // Batch k's intents are fsynced before any of its PUTs, while batch k+1 is read and hashed.
+      const producing = (async () => {
+        try {
+          for (const part of replayBatches(todo)) {
+            const prep = await prepareReplay(d, part, states, nextKey, budget);
+            // no intent is written before the probe has answered
+            await probing;
+            if (probeError) throw probeError;
+            used = true;
+            for (const f of prep.failed) {
+              f.item.state = 'failed';
+              f.item.message = f.message;
+              step(f.item, false, f.message);
+              finish(f.item);
+            }
+            if (prep.intents.length) await jw.append(prep.intents); // these keys durable before their PUTs
+            await opts.hooks?.afterIntent?.();
+            feed.push(...prep.prepared);
+          }
+        } finally {
+          feed.close();
+        }
+      })();
+      assigned = producing.catch(() => undefined);
       await probing;
-      if (probeError) throw probeError;
-      used = true;
-      for (const f of prep.failed) {
-        f.item.state = 'failed';
-        f.item.message = f.message;
-        step(f.item, false, f.message);
-        finish(f.item);
+      if (probeError) {
+        await assigned;
+        throw probeError;
       }
-      await jw.append(prep.intents); // every key assigned and durable before the first PUT
-      await opts.hooks?.afterIntent?.();
 
       const ctx: UploadContext = {
         client: opts.client,
@@ -190,7 +212,10 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         mode,
         compression: d.compression === 'gzip' ? 'gzip' : 'none',
         canTakeNext: d.hasIndex || randomKeys,
-        nextKey: (p) => nextKey(p.item),
+        nextKey: async (p) => {
+          await assigned;
+          return nextKey(p.item);
+        },
         record,
         recordIntent: (line) => jw.append([line]),
         settleMs: opts.resumeSettleMs ?? 5000,
@@ -224,7 +249,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         await opts.hooks?.afterMove?.();
         if (++unflushed >= batch) void flush().catch(() => undefined); // a failing fsync surfaces at the final flush
       };
-      workers = mapPool(prep.prepared, concurrency, async (p) => {
+      workers = drainPool(feed, concurrency, async (p) => {
         const item = p.item;
         if (opts.signal?.aborted) {
           item.message = 'cancelled before its upload started; its key is kept for the next run';
@@ -242,11 +267,13 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         moves.push(moveOne(p));
       }).then(() => Promise.all(moves));
       await workers;
+      await producing;
     } catch (err) {
       runError = err;
       throw err;
     } finally {
       await workers.catch(() => undefined);
+      await assigned;
       await flush();
       if (!used) counter = before;
       // The next index must be above every key we used, even after a failure or cancel.

@@ -47,7 +47,7 @@ export interface UploadContext {
   /** Another key may be taken when one exists ($INDEX or $UUID formats). */
   canTakeNext: boolean;
   /** The next free key (allocates an index). */
-  nextKey(p: Prepared): { key: string; index: number | null };
+  nextKey(p: Prepared): Promise<{ key: string; index: number | null }>;
   /** Record one journal line (written at once; fsynced per batch). */
   record(line: ReplayLine): Promise<void>;
   /** Record an intent and fsync it (before the PUT that uses it). */
@@ -143,7 +143,7 @@ export async function uploadOne(ctx: UploadContext, p: Prepared): Promise<Upload
     if (round > 1000) throw new Error(`${chunk}: 1000 keys taken in a row; giving up`);
     if (!key) {
       if (!ctx.canTakeNext) throw new Error(`s3://${ctx.bucket}/${p.key} exists and the key format cannot produce another key; not overwriting`);
-      const next = ctx.nextKey(p);
+      const next = await ctx.nextKey(p);
       key = next.key;
       p.index = next.index;
       p.item.index = next.index;

@@ -153,6 +153,16 @@ describe.skipIf(!s3Enabled())('replay against a real S3 (RGW)', () => {
     expect(versions).toHaveLength(12);
     expect(new Set(versions.map((v) => v.key)).size).toBe(12);
     expect(readFileSync(path.join(fx.root, 'sequence/index_metadata/seq_index_0'), 'latin1')).toBe('12');
+    // intents are journaled in batches beside the uploads: in the plan's order (indices 0..11 in
+    // line order, each chunk its planned key), each before the PUT that uses it
+    const lines = readFileSync(path.join(fx.root, '.store-doctor/replay.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; chunk?: string; key?: string; index?: number });
+    const intents = lines.filter((l) => l.t === 'intent');
+    expect(intents.map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(intents.map((l) => [l.chunk, l.key])).toEqual(items.map((i) => [i.chunkPath, i.key]));
+    for (const l of lines.filter((x) => x.t === 'started')) expect(lines.indexOf(intents.find((i) => i.key === l.key)!)).toBeLessThan(lines.indexOf(l));
     // Fluent Bit will not see them again: the streams are empty, the chunks are in the dot-dir
     const after = await scanStore(fx.storeDir);
     expect(after.roots[0].streams.flatMap((s) => s.chunks)).toHaveLength(0);
