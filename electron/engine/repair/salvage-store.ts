@@ -15,7 +15,8 @@ import * as path from 'node:path';
 import type { PlanStep, RepairPlan, SalvageDetails } from '../../../shared/model';
 import { decodeChunkHeader, encodeChunk, HEADER_SIZE } from '../chunk';
 import { safeReadFile } from '../store/safe-read';
-import { isChunkLikeName, OWN_DIR } from '../store/tree';
+import { isStoragePath } from '../storage-path';
+import { isChunkLikeName, isStreamLikeName, OWN_DIR } from '../store/tree';
 import { forcedWarning } from './errors';
 import { checkWriteAllowed } from './guard';
 
@@ -64,6 +65,31 @@ export function salvageStoreChunk(buf: Buffer): StoreChunkSalvage {
 export async function readStoreChunk(file: string): Promise<{ bytes: Buffer; s: StoreChunkSalvage }> {
   const { bytes } = await safeReadFile(file, { maxBytes: bufferConstants.MAX_LENGTH });
   return { bytes, s: salvageStoreChunk(bytes) };
+}
+
+async function isBucketRoot(dir: string): Promise<boolean> {
+  for (const d of await fs.promises.readdir(dir, { withFileTypes: true })) {
+    if (!d.isDirectory() || d.name.startsWith('.')) continue;
+    if (isStreamLikeName(d.name)) return true;
+    const files = await fs.promises.readdir(path.join(dir, d.name), { withFileTypes: true });
+    if (files.some((f) => f.isFile() && isChunkLikeName(f.name) && !f.name.endsWith('.flb'))) return true;
+  }
+  return false;
+}
+
+/**
+ * The bucket roots a salvage of `p` works on: `p` itself when it is a bucket root (stream folders,
+ * out_s3 chunk names), else its folders that are (a store_dir); null when `p` is neither (a
+ * storage.path, a file, an unrelated folder).
+ */
+export async function storeRootOf(p: string): Promise<{ roots: string[] } | null> {
+  const st = await fs.promises.lstat(p).catch(() => null);
+  if (!st?.isDirectory() || (await isStoragePath(p))) return null;
+  if (await isBucketRoot(p)) return { roots: [p] };
+  const roots: string[] = [];
+  for (const d of await fs.promises.readdir(p, { withFileTypes: true }))
+    if (d.isDirectory() && !d.name.startsWith('.') && (await isBucketRoot(path.join(p, d.name)))) roots.push(path.join(p, d.name));
+  return roots.length ? { roots: roots.sort() } : null;
 }
 
 export async function planStoreSalvage(rootPath: string, opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean } = {}): Promise<RepairPlan> {
