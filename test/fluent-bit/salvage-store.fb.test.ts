@@ -9,7 +9,7 @@ import { readFileSync, truncateSync } from 'node:fs';
 import * as path from 'node:path';
 import { expect, it } from 'vitest';
 import { describeCli } from './support/cli';
-import { bucketRecords, describeExactlyOnce, exactlyOnce, storeRecords } from './support/checks';
+import { bucketRecords, storeRecords } from './support/checks';
 import { runFluentBit } from './support/scenario';
 import { dataChunks } from './support/store';
 import { forEachFluentBit, withLab } from './support/suite';
@@ -31,16 +31,26 @@ forEachFluentBit('salvage store_dir', (fb) => {
 
       const plan = await lab.cli(['salvage', lab.storeDir, '--json']);
       expect(plan.code, describeCli(plan)).toBe(0);
+      if (chunk!.contentLengthField === 0) {
+        // 1.9.10 writes L = 0: the cut file loads with the length inferred from its size (never
+        // "truncated"), so nothing is rejected and nothing is planned.
+        expect(JSON.parse(plan.stdout).plan.steps).toEqual([]);
+        return;
+      }
       expect(JSON.parse(plan.stdout).plan.details.chunks).toMatchObject([{ records: kept, cutBytes: 2 }]);
       const applied = await lab.cli(['salvage', lab.storeDir, '--apply']);
       expect(applied.code, describeCli(applied)).toBe(0);
 
+      // A SIGKILL can land after an upload and before its chunk is deleted (Fluent Bit's own
+      // at-least-once): what run 2 adds is counted, each buffered line exactly once.
+      const before = (await bucketRecords(lab)).tally.counts;
       const run2 = await runFluentBit(lab, lab.writeConfig('run2'), 'run2', { uploads: 1 });
       // Without the salvage (measured, 5.0.9) this run logs `[fstore] format check failed: <stream>/<chunk>` and loses its lines.
       expect(run2.log()).not.toMatch(/format check failed/);
-      const seen = (await bucketRecords(lab)).tally;
-      const once = exactlyOnce([...all.slice(0, kept), ...others], seen);
-      expect(once.missing.length + once.duplicated.length + once.anyDuplicate.length, describeExactlyOnce(once)).toBe(0);
-      expect(seen.counts.get(all[kept]) ?? 0, 'the torn last line is cut, not uploaded').toBe(0);
+      const after = (await bucketRecords(lab)).tally.counts;
+      const added = (r: string) => (after.get(r) ?? 0) - (before.get(r) ?? 0);
+      const wrong = [...all.slice(0, kept), ...others].filter((r) => added(r) !== 1);
+      expect(wrong.map((r) => `${added(r)}x ${r}`).slice(0, 5), `${wrong.length} line(s) not uploaded exactly once by run 2`).toEqual([]);
+      expect(added(all[kept]), 'the torn last line is cut, not uploaded').toBe(0);
     }));
 });
