@@ -4,7 +4,7 @@
  * line cut), through applyPlan (journal, backup, atomic write, verify) and undo to the exact bytes;
  * loaded chunks (valid, CRC mismatch) and too-short files are left alone.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,5 +98,21 @@ describe('store_dir salvage', () => {
     writeFileSync(f('1000-2'), Buffer.concat([readFileSync(f('1000-2')), Buffer.from('x')]));
     await expect(applyPlan(plan, { skipProcessCheck: true })).rejects.toThrow(/changed since the plan was made/);
     expect(readFileSync(f('1000-1')).equals(other)).toBe(true);
+  });
+
+  it('never follows a symlinked stream or chunk out of the root', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'sd-salvage-outside-'));
+    try {
+      const damaged = readFileSync(f('1000-1'));
+      writeFileSync(path.join(outside, '2000-1'), damaged);
+      symlinkSync(outside, path.join(root, '2026-12-06T03:00:00'));
+      symlinkSync(path.join(outside, '2000-1'), f('2000-2'));
+      const plan = await planStoreSalvage(root, { skipProcessCheck: true });
+      expect(plan.steps.map((s) => path.relative(root, s.target))).toEqual([`${STREAM}/1000-1`, `${STREAM}/1000-2`]);
+      await applyPlan(plan, { skipProcessCheck: true });
+      expect(readFileSync(path.join(outside, '2000-1')).equals(damaged)).toBe(true);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
