@@ -1,8 +1,9 @@
 /**
- * `store-doctor salvage <storage.path> [--config <file>] [--apply] [--json] [--force]`: what the
+ * `store-doctor salvage <storage.path | store_dir | bucket root> [--config <file>] [--apply] [--json] [--force]`: what the
  * engine buffer holds (backlog per input, the chunks Fluent Bit will reject, the storage limits),
  * then the plan to write a valid chunk in place of each rejected one; with --apply exactly that
  * plan, through the session (`storagePath.salvagePlan` / `storagePath.salvageApply`) like the app.
+ * Given a store_dir or bucket root, the plan covers the chunks the S3 output rejects (no report).
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
@@ -37,8 +38,10 @@ export function formatStoragePath(r: StoragePathReport): string {
 
 export function registerSalvage(program: Command): void {
   program
-    .command('salvage [storage-path]')
-    .description('write a valid chunk in place of each chunk Fluent Bit would reject in a storage.path (stale CRC after a crash, torn last record), with undo')
+    .command('salvage [path]')
+    .description(
+      'write a valid chunk in place of each chunk Fluent Bit would reject in a storage.path (stale CRC after a crash, torn last record) or an S3 bucket root / store_dir (header longer than the file, wrong magic), with undo',
+    )
     .option('--config <file>', 'the Fluent Bit config (storage.checksum and the storage limits)')
     .option('--undo', 'undo the last salvage of this folder instead (exact previous bytes)')
     .option('--apply', 'do it (default: print the plan only)')
@@ -56,7 +59,11 @@ export function registerSalvage(program: Command): void {
           if (!config.path) throw new CliError(`${configPath} sets no [SERVICE] storage.path: give the folder`, EXIT.USAGE);
           p = config.path;
         }
-        const report = await session.call('storagePath.open', { path: p, configPath });
+        // A storage.path gives its report; else a store_dir or bucket root, opened as a store (no report).
+        const report = await session.call('storagePath.open', { path: p, configPath }).catch(async (err: unknown) => {
+          await session.call('store.open', { path: p, records: false }).catch(() => Promise.reject(err));
+          return undefined;
+        });
         const plan = opts.undo
           ? await session.call('storagePath.undoPlan', { path: p, force: opts.force })
           : await session.call('storagePath.salvagePlan', { path: p, configPath, force: opts.force });
@@ -64,7 +71,7 @@ export function registerSalvage(program: Command): void {
         if (!opts.apply || blocked || !plan.steps.length) {
           if (opts.json) printJson({ dryRun: true, report, plan });
           else {
-            printText(formatStoragePath(report));
+            if (report) printText(formatStoragePath(report));
             printText(formatPlan(plan));
             printText(
               blocked

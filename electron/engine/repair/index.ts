@@ -45,5 +45,6 @@ export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecis
 export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './versions';
 export { applyPlan, type ApplyPlanOptions } from './apply';
 export { planSalvage, applySalvage } from './salvage';
+export { planStoreSalvage, salvageStoreChunk, storeRootOf } from './salvage-store';
 export { planAction, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
 export { RefusedError, assertNotRefused } from './errors';

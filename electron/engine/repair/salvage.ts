@@ -8,11 +8,13 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult, StoragePathReport } from '../../../shared/model';
+import { decodeChunkHeader } from '../chunk';
 import { analyzeEngineChunk, readChunkBytes } from '../storage-path';
 import { atomicWriteFile } from './atomic';
 import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
+import { readStoreChunk } from './salvage-store';
 import { fluentBitsConfiguredFor } from './storage-users';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -96,6 +98,32 @@ export async function planSalvage(
   return plan;
 }
 
+async function rereadStore(file: string): Promise<{ bytes: Buffer | null; salvage: Buffer | null }> {
+  const { bytes, s } = await readStoreChunk(file);
+  return { bytes, salvage: s.salvage };
+}
+
+function verifyEngine(file: string, written: Buffer) {
+  return analyzeEngineChunk(path.basename(path.dirname(file)), path.basename(file), written, null).info;
+}
+
+/** A written store_dir chunk: its header loads (the S3 output's check) and its content is whole lines. */
+function verifyStore(written: Buffer): { crc: string; tornBytes: number; records: number } {
+  const h = decodeChunkHeader(written, written.length);
+  if (h.status !== 'ok' || h.contentStart === null || h.contentLength === null) return { crc: h.status, tornBytes: 0, records: 0 };
+  const body = written.subarray(h.contentStart, h.contentStart + h.contentLength);
+  const last = body.lastIndexOf(0x0a);
+  return {
+    crc: 'valid',
+    tornBytes: body.length - (last + 1),
+    records:
+      body
+        .subarray(0, last + 1)
+        .toString('latin1')
+        .split('\n').length - 1,
+  };
+}
+
 export async function applySalvage(
   plan: RepairPlan,
   opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
@@ -117,14 +145,14 @@ export async function applySalvage(
     return result;
   }
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-  assertNotRefused([...guard.refusals, ...(await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
+  assertNotRefused([...guard.refusals, ...(d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
   const writes: { path: string; bytes: Buffer; records: number }[] = [];
   for (const c of d.chunks) {
     const rel = path.relative(d.rootPath, c.path);
     const [stream, name, ...rest] = rel.split(path.sep);
     if (!stream || !name || rest.length || rel.startsWith('..')) throw new Error(`${c.path}: not a chunk directly in a stream of ${d.rootPath}`);
-    const r = await readChunkBytes(path.join(d.rootPath, stream), stream, name);
+    const r = d.layout === 'store-dir' ? await rereadStore(c.path) : await readChunkBytes(path.join(d.rootPath, stream), stream, name);
     if (!r.bytes || sha(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
     if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
     writes.push({ path: c.path, bytes: r.salvage, records: c.records });
@@ -143,15 +171,14 @@ export async function applySalvage(
     for (const [i, w] of writes.entries()) {
       const out = await atomicWriteFile(d.rootPath, w.path, w.bytes);
       result.warnings.push(...out.warnings);
-      const stream = path.basename(path.dirname(w.path));
-      const back = analyzeEngineChunk(stream, path.basename(w.path), out.written, null).info;
+      const back = d.layout === 'store-dir' ? verifyStore(out.written) : verifyEngine(w.path, out.written);
       const ok = back.crc === 'valid' && back.tornBytes === 0 && back.records === w.records;
       verified &&= ok;
       result.steps.push({
         step: plan.steps[i],
         ok,
         message: ok
-          ? `written; read back: CRC valid, ${back.records} record(s), no torn tail`
+          ? `written; read back: ${d.layout === 'store-dir' ? 'header loads' : 'CRC valid'}, ${back.records} record(s), no torn tail`
           : `written but the read-back does not verify (${back.crc}, ${back.records} records)`,
       });
     }

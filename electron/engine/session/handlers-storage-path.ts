@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract';
-import type { FluentBitConfig } from '../../../shared/model';
+import type { FluentBitConfig, RepairPlan } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
-import { applyPlan, planSalvage, planUndo } from '../repair';
+import { applyPlan, planSalvage, planStoreSalvage, planUndo, storeRootOf } from '../repair';
 import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { realPathOf } from './confine';
 import { EngineError } from './errors';
@@ -72,8 +72,17 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
     },
 
     'storagePath.salvagePlan': async (input) => {
-      const { report, archive } = await open(ctx, input.path, input.configPath);
-      const plan = await planSalvage(report, { force: input.force, archive });
+      const found = await storeRootOf(path.resolve(input.path));
+      if (found && found.roots.length > 1)
+        throw new EngineError('invalid-input', `${input.path} holds ${found.roots.length} bucket roots: salvage each one (${found.roots.join(', ')})`);
+      let plan: RepairPlan;
+      if (found?.roots.length) {
+        ctx.registry.confinement.add(found.roots[0]);
+        plan = await planStoreSalvage(found.roots[0], { storePath: path.resolve(input.path), force: input.force });
+      } else {
+        const { report, archive } = await open(ctx, input.path, input.configPath);
+        plan = await planSalvage(report, { force: input.force, archive });
+      }
       plan.bookkeeping = bookkeepingSteps(plan);
       const check = await processCheckOf(plan);
       if (check) plan.processCheck = check;
@@ -83,8 +92,13 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
     },
 
     'storagePath.undoPlan': async (input) => {
-      const { archive } = await open(ctx, input.path);
-      const plan = await planUndo(input.path, { force: input.force, archive });
+      // A bucket root salvaged (store_dir): its journal is in the root.
+      const found = await storeRootOf(path.resolve(input.path));
+      if (found && found.roots.length > 1)
+        throw new EngineError('invalid-input', `${input.path} holds ${found.roots.length} bucket roots: undo each one (${found.roots.join(', ')})`);
+      if (found) ctx.registry.confinement.add(found.roots[0]);
+      const archive = found ? false : (await open(ctx, input.path)).archive;
+      const plan = await planUndo(found ? found.roots[0] : input.path, { force: input.force, archive });
       plan.confirm = path.basename(path.resolve(input.path));
       plan.bookkeeping = bookkeepingSteps(plan);
       if (input.force) plan.forced = true;
