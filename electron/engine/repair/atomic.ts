@@ -8,7 +8,7 @@
  * either its old bytes or the new ones, never an empty or torn file (a stray dot-temp at worst,
  * which Fluent Bit never registers and the next write sweeps).
  */
-import { promises as fsp, constants as fsc } from 'node:fs';
+import { promises as fsp, constants as fsc, fstatSync } from 'node:fs';
 import { Anchor, at, canChown, lstatIn, makeDirIn, syncHeld, type HeldDir } from './anchor';
 import { RefusedError } from './errors';
 import * as path from 'node:path';
@@ -289,6 +289,12 @@ async function moveIn(root: string, from: string, to: string, sync: boolean): Pr
         const sst = await lstatIn(src, fromName);
         if (sst?.isSymbolicLink()) throw new RefusedError([`${from} is a symlink; Store Doctor never moves a link`]);
         await fsp.rename(at(src, fromName), at(dst, toName));
+        if (dst.fd >= 0 && fstatSync(dst.fd).nlink === 0) {
+          // the folder we hold was removed under us (replaced by another): the file is in no folder
+          // any name reaches — put it back where it came from and say so
+          await fsp.rename(at(dst, toName), at(src, fromName));
+          throw new Error(`${path.dirname(to)}: the folder was removed or replaced during the move; ${from} was left where it was`);
+        }
         if (!sync) return;
         await syncHeld(dst);
         if (path.dirname(to) !== path.dirname(from)) await syncHeld(src);
