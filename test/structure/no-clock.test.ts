@@ -40,16 +40,18 @@ export function clockViolations(text: string): string[] {
 
 describe('tests never race the clock', () => {
   it('the rules catch each kind of clock assertion', () => {
-    expect(clockViolations('expect(Date.now() - t0).toBeLessThan(5_000);')).toHaveLength(1);
-    expect(clockViolations('expect(r.ms).toBeLessThan(5_000);')).toHaveLength(1);
-    expect(clockViolations('expect(Date.parse(g.lastRestoreAt!) - exitedAt).toBeLessThan(250);')).toHaveLength(1);
-    expect(clockViolations('await page.waitForTimeout(200);')).toHaveLength(1);
+    // the samples are spelled in pieces, so this file holds no line the rules (or a grep) would flag
+    const lt = '.toBeLess' + 'Than';
+    expect(clockViolations(`expect(Date.now() - t0)${lt}(5_000);`)).toHaveLength(1);
+    expect(clockViolations(`expect(r.ms)${lt}(5_000);`)).toHaveLength(1);
+    expect(clockViolations(`expect(Date.parse(g.lastRestoreAt!) - exitedAt)${lt}(250);`)).toHaveLength(1);
+    expect(clockViolations('await page.waitFor' + 'Timeout(200);')).toHaveLength(1);
     expect(clockViolations('expect(reads.length).toBeLessThanOrEqual(31);')).toEqual([]);
   });
 
   it('no test file asserts a wall-clock threshold or sleeps for a state', () => {
     const found: Record<string, string[]> = {};
-    for (const f of files(TEST).filter((f) => f !== __filename)) {
+    for (const f of files(TEST)) {
       const v = clockViolations(readFileSync(f, 'utf8'));
       if (v.length) found[path.relative(TEST, f)] = v;
     }
