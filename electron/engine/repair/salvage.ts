@@ -14,6 +14,7 @@ import { atomicWriteFile } from './atomic';
 import { assertNotRefused, forcedWarning } from './errors';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './guard';
 import { openAction } from './journal';
+import { startResult } from './result';
 import { readStoreChunk } from './salvage-store';
 import { fluentBitsConfiguredFor } from './storage-users';
 
@@ -130,20 +131,9 @@ export async function applySalvage(
 ): Promise<RepairResult> {
   const d = plan.details;
   if (d?.kind !== 'salvage') throw new Error('not a salvage plan');
-  const result: RepairResult = {
-    action: 'salvage',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-  };
+  const result = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
-  if (!d.chunks.length) {
-    result.verified = true;
-    return result;
-  }
+  if (!d.chunks.length) return result;
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   assertNotRefused([...guard.refusals, ...(d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
