@@ -19,7 +19,7 @@ export interface IndexPlanDetails {
 
 /**
  * The `$INDEX` evidence a write rested on, kept in its journal entry: an undo that would put the
- * index back below what this evidence shows used is refused without force (repair/undo-index.ts).
+ * index back below what this evidence shows used is refused without force (repair/undo/undo-index.ts).
  */
 export interface UsedIndexEvidence {
   outputId: number;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:repair` (not part of CI): what anchored writes (repair/anchor.ts, issue 17) cost
+ * `npm run bench:repair` (not part of CI): what anchored writes (repair/write/anchor.ts, issue 17) cost
  * on a store of REPAIR_BENCH_CHUNKS (default 20,000) chunks, against the unanchored path (the same
  * code with SD_ANCHOR=path: each folder checked by lstat right before the step, no held
  * descriptors — what main did). Each mode runs in its own process on its own copy of the store:
@@ -14,10 +14,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { encodeChunk } from '../../electron/engine/chunk';
-import { planIndexRepair } from '../../electron/engine/repair/index-repair';
+import { planIndexRepair } from '../../electron/engine/repair/index-actions/index-repair';
 import { applyPlan } from '../../electron/engine/repair/apply';
-import { durableMove } from '../../electron/engine/repair/atomic';
-import { Anchor, anchorMode } from '../../electron/engine/repair/anchor';
+import { durableMove } from '../../electron/engine/repair/write/atomic';
+import { Anchor, anchorMode } from '../../electron/engine/repair/write/anchor';
 
 const CHUNKS = Number(process.env.REPAIR_BENCH_CHUNKS ?? 20_000);
 const RUNS = Number(process.env.REPAIR_BENCH_RUNS ?? 7);

@@ -1,6 +1,6 @@
 /**
  * Issue 17 case 7: `guard --once` trusts its state folder only under the rules of the tool's own
- * folder (repair/tool-dir.ts): owned by the caller or root, not writable by group or others, no
+ * folder (repair/write/tool-dir.ts): owned by the caller or root, not writable by group or others, no
  * symlink, regular files with one name. A planted low "final" value in a folder another user made
  * or can write is not restored: refused as "no value known", nothing written, the reason printed.
  */

@@ -16,9 +16,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scanStore } from '../../electron/engine/store/scan';
-import { planReplay } from '../../electron/engine/repair/replay-plan';
-import { applyReplay } from '../../electron/engine/repair/replay-run';
-import { readChunkFile } from '../../electron/engine/repair/chunkfile';
+import { planReplay } from '../../electron/engine/repair/bucket/replay-plan';
+import { applyReplay } from '../../electron/engine/repair/bucket/replay-run';
+import { readChunkFile } from '../../electron/engine/repair/bucket/chunkfile';
 import { extractFixture } from '../engine/repair/helpers';
 import { allVersions, newBucket, testClient } from '../engine/repair/s3env';
 

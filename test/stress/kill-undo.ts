@@ -13,9 +13,9 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { planUndo } from '../../electron/engine/repair/undo';
+import { planUndo } from '../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../electron/engine/repair/apply';
-import { takeWriteLock } from '../../electron/engine/repair/write-lock';
+import { takeWriteLock } from '../../electron/engine/repair/preconditions/write-lock';
 
 export interface UndoKillResult {
   trials: number;

@@ -6,8 +6,8 @@
  * Usage: node undo-child.js <store> <root> <firstValue>
  */
 import { writeSync } from 'node:fs';
-import { planIndexRepair } from '../../electron/engine/repair/index-repair';
-import { planUndo } from '../../electron/engine/repair/undo';
+import { planIndexRepair } from '../../electron/engine/repair/index-actions/index-repair';
+import { planUndo } from '../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../electron/engine/repair/apply';
 
 const [store, root, first] = [process.argv[2], process.argv[3], Number(process.argv[4])];

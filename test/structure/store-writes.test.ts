@@ -1,6 +1,6 @@
 /**
  * Issue 17: every write into a store goes through the one anchored primitive
- * (electron/engine/repair/anchor.ts and the functions of repair/atomic.ts built on it). This
+ * (electron/engine/repair/write/anchor.ts and the functions of repair/write/atomic.ts built on it). This
  * fails when engine code calls a path-based file-system write itself — writeFile, appendFile,
  * rename, link, symlink, unlink, mkdir, rmdir, rm, chmod, chown, copyFile, cp, utimes, truncate,
  * createWriteStream, or open with a write flag — or imports one of them by name from node:fs.
@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const ENGINE = path.join(ROOT, 'electron/engine');
 
 /** The primitive itself. */
-const PRIMITIVE = new Set(['repair/anchor.ts', 'repair/atomic.ts']);
+const PRIMITIVE = new Set(['repair/write/anchor.ts', 'repair/write/atomic.ts']);
 /** Writes that never touch a store, and why. */
 const NOT_A_STORE: Record<string, string> = {
   'session/recent.ts': "the app's list of recent stores, in its own user-data folder",
@@ -57,7 +57,7 @@ export function writesIn(text: string): string[] {
   return found;
 }
 
-describe('store writes go through the anchored primitive (repair/anchor.ts)', () => {
+describe('store writes go through the anchored primitive (repair/write/anchor.ts)', () => {
   it('no engine file outside the primitive writes by path itself', () => {
     const offenders: string[] = [];
     for (const f of files(ENGINE)) {

@@ -5,14 +5,14 @@
  * root's journal is read as undo reads it (trusted only under the tool folder's rules,
  * schema-checked, bounded); its newest action must be a repair-index, applied, whose recorded
  * content of the file is the file's content now, and whose recorded evidence covers the value by
- * the rule an undo is judged by (repair/undo-index.ts evidenceNotCovering). A forced value (no
+ * the rule an undo is judged by (repair/undo/undo-index.ts evidenceNotCovering). A forced value (no
  * evidence, or evidence that did not cover it) is not final.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { readJournal } from '../repair/journal-read';
-import { JOURNAL_FILE, toolDir } from '../repair/tool-dir';
-import { evidenceNotCovering } from '../repair/undo-index';
+import { readJournal } from '../repair/journal';
+import { JOURNAL_FILE, toolDir } from '../repair/write';
+import { evidenceNotCovering } from '../repair/undo';
 import { safeReadFile } from '../store/safe-read';
 import { parseSeqIndex } from '../store/seq-index';
 

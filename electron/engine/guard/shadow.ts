@@ -12,7 +12,7 @@
  *   each file is written atomically on its own, and a newer non-final value simply no longer
  *   matches its old final entry, so a crash between two writes never makes a value look final.
  *
- * Every write is atomic (temp file, fsync, rename, fsync of the folder: repair/atomic.ts). These
+ * Every write is atomic (temp file, fsync, rename, fsync of the folder: repair/write/atomic.ts). These
  * writes are not repairs: nothing goes into the store or its undo journal. The files are read as
  * hostile input (regular files only, never followed, small byte limits, schema-checked).
  */
@@ -20,8 +20,8 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { atomicWriteFile, ensureStateDir } from '../repair/atomic';
-import { untrustedReason } from '../repair/tool-dir';
+import { atomicWriteFile, ensureStateDir } from '../repair/write';
+import { untrustedReason } from '../repair/write';
 import { safeReadFile } from '../store/safe-read';
 import { parseSeqIndex } from '../store/seq-index';
 
@@ -92,7 +92,7 @@ async function readJson<T>(file: string, schema: z.ZodType<T>, problems: string[
 
 /**
  * The users whose state folder is trusted: the caller and root. The same rules as the tool's own
- * folder in a store (repair/tool-dir.ts): not a symlink, not writable by group or others, files
+ * folder in a store (repair/write/tool-dir.ts): not a symlink, not writable by group or others, files
  * with one name — a folder another user made or can write could hold a planted low "final" value.
  */
 function stateOwners(): Set<number> {

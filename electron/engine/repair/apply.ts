@@ -14,20 +14,20 @@
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult } from '../../../shared/model';
-import { applyIndexPlan } from './index-repair';
-import { applyMultipart } from './multipart';
-import { applyProtectPlan } from './protect';
-import { applyReplay } from './replay-run';
-import { applyRestorePlan } from './restore';
+import { applyIndexPlan } from './index-actions';
+import { applyMultipart } from './bucket';
+import { applyProtectPlan } from './index-actions';
+import { applyReplay } from './bucket';
+import { applyRestorePlan } from './index-actions';
 import { applyUndo } from './undo';
-import { checkWriteAllowed, type WriteTestHooks } from './guard';
-import { assertNotRefused, RefusedError } from './errors';
-import { applyRecoverVersions } from './versions';
+import { checkWriteAllowed, type WriteTestHooks } from './preconditions';
+import { assertNotRefused, RefusedError } from './outcome';
+import { applyRecoverVersions } from './bucket';
 import { applySalvage } from './salvage';
-import { identityOf, rebase, resolveWriteRoot, type WriteRoot } from './confine';
-import { takeWriteLock } from './write-lock';
-import { Anchor } from './anchor';
-import { startResult } from './result';
+import { identityOf, rebase, resolveWriteRoot, type WriteRoot } from './write';
+import { takeWriteLock } from './preconditions';
+import { Anchor } from './write';
+import { startResult } from './outcome';
 
 export interface ApplyPlanOptions {
   force?: boolean;

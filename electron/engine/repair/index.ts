@@ -16,7 +16,7 @@
  * - planAction(action, diagnosisContext, opts): the one planner of every action, for every door
  * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
  */
-export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './atomic';
+export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './write';
 export { openAction, lastUndoable, toolDir, TOOL_DIR, type ActionEntry } from './journal';
 export { planUndo, applyUndo, undoLast } from './undo';
 export {
@@ -29,22 +29,22 @@ export {
   watchStore,
   type GuardReport,
   type WriteTestHooks,
-} from './guard';
-export { takeWriteLock, WRITE_LOCK } from './write-lock';
-export { resolveWriteRoot, rootIdentity } from './confine';
-export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-repair';
-export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './seqindex';
-export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './protect';
-export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './restore';
-export { planReplay, type ReplayPlanInput, type ReplayTarget } from './replay-plan';
-export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './active-stream';
-export { applyReplay, type ReplayApplyOptions } from './replay-run';
-export { loadReplayState, REPLAY_JOURNAL } from './replay-journal';
-export { probeConditionalWrites, putCreateOnly } from './s3ops';
-export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecision } from './multipart';
-export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './versions';
+} from './preconditions';
+export { takeWriteLock, WRITE_LOCK } from './preconditions';
+export { resolveWriteRoot, rootIdentity } from './write';
+export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-actions';
+export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './index-actions';
+export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './index-actions';
+export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './index-actions';
+export { planReplay, type ReplayPlanInput, type ReplayTarget } from './bucket';
+export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './preconditions';
+export { applyReplay, type ReplayApplyOptions } from './bucket';
+export { loadReplayState, REPLAY_JOURNAL } from './bucket';
+export { probeConditionalWrites, putCreateOnly } from './bucket';
+export { planMultipart, applyMultipart, type MultipartInput, type MultipartDecision } from './bucket';
+export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './bucket';
 export { applyPlan, type ApplyPlanOptions } from './apply';
 export { planSalvage, applySalvage } from './salvage';
-export { planStoreSalvage, salvageStoreChunk, storeRootOf } from './salvage-store';
+export { planStoreSalvage, salvageStoreChunk, storeRootOf } from './salvage';
 export { planAction, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
-export { RefusedError, assertNotRefused } from './errors';
+export { RefusedError, assertNotRefused } from './outcome';

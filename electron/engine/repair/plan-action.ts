@@ -21,14 +21,14 @@ import * as path from 'node:path';
 import { parseKey } from '../../../shared/keyformat';
 import { highestLabel } from '../../../shared/evidence-scope';
 import { selectTargets, type Target } from '../diagnose/targets';
-import { planIndexRepair } from './index-repair';
-import { planMultipart, type MultipartDecision } from './multipart';
-import { planProtectIndex } from './protect';
-import { planReplay } from './replay-plan';
-import { planRestoreIndex } from './restore';
+import { planIndexRepair } from './index-actions';
+import { planMultipart, type MultipartDecision } from './bucket';
+import { planProtectIndex } from './index-actions';
+import { planReplay } from './bucket';
+import { planRestoreIndex } from './index-actions';
 import { planUndo } from './undo';
-import { usedEvidenceOf } from './undo-index';
-import { planRecoverVersions } from './versions';
+import { usedEvidenceOf } from './undo';
+import { planRecoverVersions } from './bucket';
 
 export interface DiagnosisContext {
   storePath: string;

@@ -1,7 +1,7 @@
 /**
  * Requests long-running doors need (the guard) and the fleet view: store.refresh (re-read only
  * what changed, merged into the session's report), store.processes (who uses a root: the one
- * check repair/guard.ts makes before every write), fleet.open (a folder of node reports).
+ * check repair/preconditions/write-check.ts makes before every write), fleet.open (a folder of node reports).
  */
 import path from 'node:path';
 import type { EngineHandlers } from '../../../shared/contract';
@@ -9,7 +9,7 @@ import type { StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { escapeField } from '../../../shared/escape';
 import { FleetFolderError, readFleetFolder } from '../guard/fleet-read';
-import { findFluentBitProcesses, findProcessesUsing } from '../repair/guard';
+import { findFluentBitProcesses, findProcessesUsing } from '../repair/preconditions';
 import { refreshRoot } from '../store/refresh';
 import { scanStore } from '../store';
 import { isInside, realPathOf } from './confine';

@@ -1,12 +1,12 @@
 /**
  * `history.list`: the actions applied to an opened store, read from its undo journals with the
- * journal's own hardened reader (repair/journal-read.ts: trust checks of `.store-doctor/`, every
+ * journal's own hardened reader (repair/journal/journal-read.ts: trust checks of `.store-doctor/`, every
  * line checked by the journal schema, bounded size) — what, when, by whom, the result, and whether
  * (and when) it was undone. A journal that fails a check is not read; the note says why. Read-only.
  */
 import type { HistoryEntry, HistoryList } from '../../../shared/model';
-import { findJournals, journalTrustProblems, readJsonLines, readUndoState } from '../repair/journal-read';
-import { journalEntrySchema, type ActionEntry, type JournalEntry } from '../repair/journal-schema';
+import { findJournals, journalTrustProblems, readJsonLines, readUndoState } from '../repair/journal';
+import { journalEntrySchema, type ActionEntry, type JournalEntry } from '../repair/journal';
 import type { StoreSession } from './registry';
 
 type Outcome = Exclude<JournalEntry, ActionEntry>;

@@ -1,5 +1,5 @@
 /**
- * An undo that puts an index back below what the evidence shows used (engine: repair/undo-index.ts)
+ * An undo that puts an index back below what the evidence shows used (engine: repair/undo/undo-index.ts)
  * is refused unless forced; this names the keys Fluent Bit would make again and overwrite, so the
  * operator confirms knowing exactly which objects are at risk.
  */

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../../electron/cli/guard/door';
 import { buildNodeReport } from '../../../electron/cli/guard/report';
 import { nodeReportSchema } from '../../../shared/fleet';
-import { markerBytes, MARKER_NAME } from '../../../electron/engine/repair/protect';
+import { markerBytes, MARKER_NAME } from '../../../electron/engine/repair/index-actions/protect';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 const FAKE = path.resolve(__dirname, '../../support/fake-fluent-bit.mjs');

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Guard } from '../../../electron/cli/guard/door';
 import { buildNodeReport } from '../../../electron/cli/guard/report';
 import { createGuardMetrics } from '../../../electron/engine/guard/metrics';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import type { UsedIndexEvidence } from '../../../shared/model';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { finalValues, readShadow, recordValue, rootIdentity, shadowDirFor } from '../../../electron/engine/guard/shadow';
-import { applyRestorePlan, planRestoreIndex } from '../../../electron/engine/repair/restore';
-import { pruneJournal } from '../../../electron/engine/repair/journal-prune';
-import { undoLast } from '../../../electron/engine/repair/undo';
+import { applyRestorePlan, planRestoreIndex } from '../../../electron/engine/repair/index-actions/restore';
+import { pruneJournal } from '../../../electron/engine/repair/journal/journal-prune';
+import { undoLast } from '../../../electron/engine/repair/undo/undo';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
 let fx: Extracted | null = null;

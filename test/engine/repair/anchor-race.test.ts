@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { planUndo } from '../../../electron/engine/repair/undo';
+import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { planUndo } from '../../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
-import { durableMove, durableUnlink } from '../../../electron/engine/repair/atomic';
+import { durableMove, durableUnlink } from '../../../electron/engine/repair/write/atomic';
 import { extractFixture, type Extracted } from './helpers';
 
 const NOBODY = 65534;

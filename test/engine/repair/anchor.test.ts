@@ -1,5 +1,5 @@
 /**
- * The anchored-write primitive (repair/anchor.ts), deterministically: a folder swapped for a
+ * The anchored-write primitive (repair/write/anchor.ts), deterministically: a folder swapped for a
  * symlink after it was opened receives the write in the folder that was checked (the link's
  * target stays untouched); a root that is not the planned folder is refused; a link on the way is
  * refused; no descriptor is left open, also by refused writes.
@@ -8,9 +8,9 @@ import { fdsUnder } from '../../support/wait';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Anchor, anchorMode } from '../../../electron/engine/repair/anchor';
-import { atomicWriteFile, durableUnlink, mkdirExact } from '../../../electron/engine/repair/atomic';
-import { RefusedError } from '../../../electron/engine/repair/errors';
+import { Anchor, anchorMode } from '../../../electron/engine/repair/write/anchor';
+import { atomicWriteFile, durableUnlink, mkdirExact } from '../../../electron/engine/repair/write/atomic';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
 import { tempDir } from './helpers';
 
 let t: ReturnType<typeof tempDir> | null = null;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { promises as fsp, statSync, writeFileSync, readdirSync, chmodSync } from 'node:fs';
 import * as path from 'node:path';
-import { atomicWriteFile, sweepStaleTemps } from '../../../electron/engine/repair/atomic';
+import { atomicWriteFile, sweepStaleTemps } from '../../../electron/engine/repair/write/atomic';
 import { tempDir } from './helpers';
 
 let t: ReturnType<typeof tempDir>;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkWriteAllowed } from '../../../electron/engine/repair/guard';
+import { checkWriteAllowed } from '../../../electron/engine/repair/preconditions/write-check';
 import { tempDir } from './helpers';
 
 let t: ReturnType<typeof tempDir> | null = null;

@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkWriteAllowed, findProcessesUsing } from '../../../electron/engine/repair/guard';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import { checkWriteAllowed, findProcessesUsing } from '../../../electron/engine/repair/preconditions/write-check';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import { generateStore, jsonLines } from '../../fixtures/store-gen';
 import { tempDir } from './helpers';
 

@@ -2,7 +2,7 @@
 export { extractFixture, FIXTURES, tempDir, type Extracted } from '../../support/fixtures';
 import type { RecoveryCopy, RepairPlan, ReplayItem, SettleItem } from '../../../shared/model';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { planReplay } from '../../../electron/engine/repair/replay-plan';
+import { planReplay } from '../../../electron/engine/repair/bucket/replay-plan';
 import type { Extracted } from '../../support/fixtures';
 
 /** The uploads a multipart plan settles (its details). */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { planUndo, applyUndo, undoLast } from '../../../electron/engine/repair/undo';
-import { RefusedError } from '../../../electron/engine/repair/errors';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { planUndo, applyUndo, undoLast } from '../../../electron/engine/repair/undo/undo';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 import { scanStore } from '../../../electron/engine/store';
 import { extractFixture, type Extracted } from './helpers';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openJournalAppender, toolDir } from '../../../electron/engine/repair/journal';
+import { openJournalAppender, toolDir } from '../../../electron/engine/repair/journal/journal';
 
 let dir: string | null = null;
 afterEach(() => {

@@ -6,7 +6,7 @@
  * Usage: node kill-child.js <root> <firstValue>
  */
 import { writeSync } from 'node:fs';
-import { writeSeqIndex } from '../../../electron/engine/repair/seqindex';
+import { writeSeqIndex } from '../../../electron/engine/repair/index-actions/index-file';
 
 const [root, first] = [process.argv[2], Number(process.argv[3])];
 const jitter = () => new Promise<void>((r) => (Math.random() < 0.5 ? setImmediate(r) : setTimeout(r, Math.floor(Math.random() * 3))));

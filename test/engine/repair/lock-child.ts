@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
-import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
-import { RefusedError } from '../../../electron/engine/repair/errors';
+import { takeWriteLock } from '../../../electron/engine/repair/preconditions/write-lock';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
 
 const [root, barrier, racers, rank] = [process.argv[2], process.argv[3], Number(process.argv[4]), Number(process.argv[5])];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,12 +1,18 @@
 /**
- * The multipart settlement decision (electron/engine/repair/multipart-match.ts) on generated edge
+ * The multipart settlement decision (electron/engine/repair/bucket/multipart-match.ts) on generated edge
  * cases: the two-tag crash layout of docs/fluent-bit-versions.md §9 (one record, two
  * `part_number=1` lines, no record for the second upload), mismatched ETags, a gap, a part below
  * 5 MiB that is not the last, an upload already gone, a record line of an upload that no longer
  * exists, equal content in an unrelated upload, and what stays unsettled.
  */
 import { describe, expect, it } from 'vitest';
-import { MIN_PART_SIZE, settleMultipart, type LocalRecord, type MultipartDecision, type ServerUpload } from '../../../electron/engine/repair/multipart-match';
+import {
+  MIN_PART_SIZE,
+  settleMultipart,
+  type LocalRecord,
+  type MultipartDecision,
+  type ServerUpload,
+} from '../../../electron/engine/repair/bucket/multipart-match';
 
 const MB6 = 6 * 1024 * 1024;
 const rec = (key: string, uploadId: string, lines: [number, string][], p = `/r/multipart_upload_metadata/${uploadId}`): LocalRecord => ({

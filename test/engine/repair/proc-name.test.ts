@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameFrom } from '../../../electron/engine/repair/procs';
+import { nameFrom } from '../../../electron/engine/repair/preconditions/procs';
 
 describe('a process name as ps shows it', () => {
   it('is comm, unless comm is the main-thread name Node 24 gives itself: then argv[0]', () => {

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { findProcessesUsing, planningScope } from '../../../electron/engine/repair/procs';
-import { checkWriteAllowed } from '../../../electron/engine/repair/guard';
+import { findProcessesUsing, planningScope } from '../../../electron/engine/repair/preconditions/procs';
+import { checkWriteAllowed } from '../../../electron/engine/repair/preconditions/write-check';
 import { tempDir } from './helpers';
 
 let t: ReturnType<typeof tempDir> | null = null;

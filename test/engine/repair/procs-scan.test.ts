@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { findFluentBitProcesses, findProcessesUsing, PROCS_PER_TURN, procsTestHooks } from '../../../electron/engine/repair/procs';
+import { findFluentBitProcesses, findProcessesUsing, PROCS_PER_TURN, procsTestHooks } from '../../../electron/engine/repair/preconditions/procs';
 import { tempDir } from './helpers';
 
 let t: ReturnType<typeof tempDir> | null = null;

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { planProtectIndex, applyProtectPlan, markerBytes, MARKER_NAME } from '../../../electron/engine/repair/protect';
-import { planRestoreIndex, applyRestorePlan } from '../../../electron/engine/repair/restore';
-import { planIndexRepair, applyIndexPlan } from '../../../electron/engine/repair/index-repair';
-import { undoLast } from '../../../electron/engine/repair/undo';
-import { RefusedError } from '../../../electron/engine/repair/errors';
+import { planProtectIndex, applyProtectPlan, markerBytes, MARKER_NAME } from '../../../electron/engine/repair/index-actions/protect';
+import { planRestoreIndex, applyRestorePlan } from '../../../electron/engine/repair/index-actions/restore';
+import { planIndexRepair, applyIndexPlan } from '../../../electron/engine/repair/index-actions/index-repair';
+import { undoLast } from '../../../electron/engine/repair/undo/undo';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
 import { decodeChunkHeader } from '../../../electron/engine/chunk';
 import { scanStore } from '../../../electron/engine/store/scan';
 import { extractFixture, tempDir, type Extracted } from './helpers';

@@ -6,8 +6,8 @@
  */
 import { writeSync } from 'node:fs';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { planReplay } from '../../../electron/engine/repair/replay-plan';
-import { applyReplay } from '../../../electron/engine/repair/replay-run';
+import { planReplay } from '../../../electron/engine/repair/bucket/replay-plan';
+import { applyReplay } from '../../../electron/engine/repair/bucket/replay-run';
 import { testClient } from './s3env';
 
 const [storeDir, root, bucket, keyFormat, concurrency = '8', batch = '3'] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /** putCreateOnly against a server that reports a conditional-write race (409) before settling. */
 import { describe, expect, it } from 'vitest';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { putCreateOnly } from '../../../electron/engine/repair/s3ops';
+import { putCreateOnly } from '../../../electron/engine/repair/bucket/s3ops';
 
 function fakeClient(answers: (number | 'ok')[]): { client: S3Client; calls: () => number } {
   let n = 0;

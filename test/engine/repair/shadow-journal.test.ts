@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyProtectPlan, planProtectIndex } from '../../../electron/engine/repair/protect';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { undoLast } from '../../../electron/engine/repair/undo';
+import { applyProtectPlan, planProtectIndex } from '../../../electron/engine/repair/index-actions/protect';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { undoLast } from '../../../electron/engine/repair/undo/undo';
 import { extractFixture, tempDir, type Extracted } from './helpers';
 
 let fx: Extracted | null = null;

@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFil
 import * as path from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { scanStore } from '../../../electron/engine/store/scan';
-import { applyReplay } from '../../../electron/engine/repair/replay-run';
-import { applyMultipart, planMultipart } from '../../../electron/engine/repair/multipart';
+import { applyReplay } from '../../../electron/engine/repair/bucket/replay-run';
+import { applyMultipart, planMultipart } from '../../../electron/engine/repair/bucket/multipart';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { type Extracted, extractFixture, planBacklogReplay, settleOf, tempDir } from './helpers';
 import { newBucket, testClient } from './s3env';

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { UsedIndexEvidence } from '../../../shared/model';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { applyUndo, planUndo } from '../../../electron/engine/repair/undo';
-import { RefusedError } from '../../../electron/engine/repair/errors';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { applyUndo, planUndo } from '../../../electron/engine/repair/undo/undo';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
 import { extractFixture, type Extracted } from './helpers';
 
 let fx: Extracted | null = null;

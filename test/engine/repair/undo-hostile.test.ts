@@ -25,10 +25,10 @@ import {
   chmodSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { applyUndo, planUndo } from '../../../electron/engine/repair/undo';
-import { RefusedError } from '../../../electron/engine/repair/errors';
-import { JOURNAL_FILE, toolDir } from '../../../electron/engine/repair/journal';
+import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { applyUndo, planUndo } from '../../../electron/engine/repair/undo/undo';
+import { RefusedError } from '../../../electron/engine/repair/outcome/errors';
+import { JOURNAL_FILE, toolDir } from '../../../electron/engine/repair/journal/journal';
 import { createEngine, dispatchRequest } from '../../../electron/engine';
 import { tempDir } from './helpers';
 

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { planUndo } from '../../../electron/engine/repair/undo';
+import { planUndo } from '../../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 
 const [store, k, force] = [process.argv[2], Number(process.argv[3]), process.argv[4] === 'force'];
@@ -33,7 +33,7 @@ for (const name of ['unlink', 'rmdir', 'rename']) {
   };
 }
 
-// A folder held by descriptor (repair/anchor.ts) is fsynced with fs.fsync(fd): a kill point too.
+// A folder held by descriptor (repair/write/anchor.ts) is fsynced with fs.fsync(fd): a kill point too.
 const rawFs = createRequire(__filename)('node:fs') as { fsync: (fd: number, cb: (e: Error | null) => void) => void };
 const fsync = rawFs.fsync;
 rawFs.fsync = (fd, cb) => {

@@ -15,8 +15,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
-import { planUndo } from '../../../electron/engine/repair/undo';
+import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
+import { planUndo } from '../../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 import { extractFixture, tempDir } from './helpers';
 

@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fdsUnder } from '../../support/wait';
-import { takeWriteLock } from '../../../electron/engine/repair/write-lock';
-import { atomicWriteFile } from '../../../electron/engine/repair/atomic';
+import { takeWriteLock } from '../../../electron/engine/repair/preconditions/write-lock';
+import { atomicWriteFile } from '../../../electron/engine/repair/write/atomic';
 
 function canMount(): boolean {
   if (process.getuid?.() !== 0 || process.platform !== 'linux') return false;

@@ -17,7 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scanStore } from '../../../electron/engine/store';
 import { rootEvidence } from '../../../electron/engine/store/root-evidence';
 import { diagnoseStore as runDiagnosis } from '../../support/diagnose';
-import { planIndexRepair } from '../../../electron/engine/repair/index-repair';
+import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { generateStore, jsonLines } from '../../fixtures/generate';
 

@@ -13,8 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreReport } from '../../../shared/model';
-import { planIndexRepair, applyIndexPlan } from '../../../electron/engine/repair/index-repair';
-import { planProtectIndex, applyProtectPlan } from '../../../electron/engine/repair/protect';
+import { planIndexRepair, applyIndexPlan } from '../../../electron/engine/repair/index-actions/index-repair';
+import { planProtectIndex, applyProtectPlan } from '../../../electron/engine/repair/index-actions/protect';
 import { generateStore, jsonLines } from '../../fixtures/generate';
 
 const BIN = path.join(__dirname, '../../../bin/store-doctor.cjs');

@@ -1,0 +1,15 @@
+/** The preconditions room of repair/: its only entry from outside the room. */
+export { type ActiveStreamCheck, checkActiveStream, newestStreamName } from './active-stream';
+export { fluentBitsConfiguredFor } from './storage-users';
+export {
+  checkWriteAllowed,
+  diffSnapshots,
+  findFluentBitProcesses,
+  findProcessesUsing,
+  type GuardReport,
+  planningScope,
+  snapshotTree,
+  watchStore,
+  type WriteTestHooks,
+} from './write-check';
+export { takeWriteLock, WRITE_LOCK } from './write-lock';

@@ -1,0 +1,189 @@
+/**
+ * `salvage`: for each chunk Fluent Bit would reject, a valid chunk in its place — same name, the
+ * same metadata, every event that decodes kept, a torn last event cut (and reported), the CRC
+ * recomputed. Engine buffers (storage.path) only, see docs/storage-path.md. Plan first; the apply
+ * re-reads each chunk and writes only when its bytes are still the planned ones, through the one
+ * write path (process check, journal with backups, atomic write, read-back verify, undo).
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { PlanStep, RepairPlan, RepairResult, StoragePathReport } from '../../../../shared/model';
+import { decodeChunkHeader } from '../../chunk';
+import { analyzeEngineChunk, readChunkBytes } from '../../storage-path';
+import { atomicWriteFile } from '../write';
+import { assertNotRefused, forcedWarning } from '../outcome';
+import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { openAction } from '../journal';
+import { startResult } from '../outcome';
+import { readStoreChunk } from './salvage-store';
+import { fluentBitsConfiguredFor } from '../preconditions';
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Whether a chunk needs salvage given the checksum setting (null: unknown, treated as on: a CRC never hurts with it off). */
+function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null): boolean {
+  if (!c.salvageable) return false;
+  if (c.tornBytes > 0) return true;
+  // Measured: with storage.checksum on, a zero CRC field (chunk written with it off) is rejected too.
+  return c.crc !== 'valid' && checksum !== false;
+}
+
+/** Refusals for Fluent Bit processes whose config names this storage.path (forceable like the open-file check). */
+async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reason: string; forceable: boolean }[]> {
+  if (skip) return [];
+  return (await fluentBitsConfiguredFor(rootPath)).map((p) => ({
+    reason: `Fluent Bit process ${p.pid} (${p.command}) runs with ${p.config}, whose storage.path is this folder: stop it first (it holds no chunk open after rejecting them, but writes here).`,
+    forceable: true,
+  }));
+}
+
+export async function planSalvage(
+  report: StoragePathReport,
+  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean } = {},
+): Promise<RepairPlan> {
+  const rootPath = report.path;
+  const checksum = report.limits.checksum;
+  const chunks: NonNullable<Extract<RepairPlan['details'], { kind: 'salvage' }>>['chunks'] = [];
+  const steps: PlanStep[] = [];
+  let inArchive = 0;
+  for (const s of report.streams)
+    for (const c of s.chunks) {
+      if (!needsSalvage(c, checksum)) continue;
+      if (opts.archive) {
+        inArchive++; // read-only evidence: refused below
+        continue;
+      }
+      const r = await readChunkBytes(path.join(rootPath, s.name), s.name, c.name);
+      if (!r.bytes || !r.salvage) continue;
+      const file = path.join(rootPath, s.name, c.name);
+      chunks.push({ path: file, beforeSha256: sha(r.bytes), afterSha256: sha(r.salvage), records: r.info.records, cutBytes: r.info.tornBytes });
+      const why = [
+        c.crc === 'invalid' ? 'CRC recomputed (was stale or wrong)' : c.crc === 'absent' ? 'CRC written (storage.checksum is on)' : null,
+        c.tornBytes ? `torn last record cut (${c.tornBytes} bytes)` : null,
+      ]
+        .filter(Boolean)
+        .join('; ');
+      steps.push({
+        kind: 'write-file',
+        target: file,
+        description: `Replace ${c.path} (tag ${c.tag ?? '?'}) with a valid chunk keeping its ${r.info.records} record(s): ${why}.`,
+      });
+    }
+  const guard = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck, archive: opts.archive });
+  const records = chunks.reduce((n, c) => n + c.records, 0);
+  const cut = chunks.filter((c) => c.cutBytes > 0);
+  const plan: RepairPlan = {
+    action: 'salvage',
+    storePath: opts.storePath ?? rootPath,
+    rootPath,
+    summary: opts.archive
+      ? `${inArchive} chunk(s) of ${rootPath} need salvage, but an archive is read-only: extract it and salvage the folder.`
+      : chunks.length
+        ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} record(s) kept${cut.length ? `, ${cut.length} torn last record(s) cut` : ''}.`
+        : `Nothing to salvage in ${rootPath}: no chunk Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
+    why: [
+      checksum === false
+        ? 'storage.checksum is off: Fluent Bit does not check CRCs, only torn last records are cut.'
+        : 'With storage.checksum on, Fluent Bit rejects a chunk whose CRC does not match ("format check failed") and never delivers its records; a chunk left by SIGKILL has a stale CRC.',
+    ],
+    steps,
+    warnings: [...guard.warnings],
+    refusals: [...guard.refusals, ...(opts.archive ? [] : await configuredUsers(rootPath, opts.skipProcessCheck))],
+    details: { kind: 'salvage', rootPath, layout: 'storage-path', chunks },
+    confirm: path.basename(rootPath),
+  };
+  if (opts.force) {
+    const w = forcedWarning(plan.refusals);
+    if (w) plan.warnings.unshift(w);
+  }
+  return plan;
+}
+
+async function rereadStore(file: string): Promise<{ bytes: Buffer | null; salvage: Buffer | null }> {
+  const { bytes, s } = await readStoreChunk(file);
+  return { bytes, salvage: s.salvage };
+}
+
+function verifyEngine(file: string, written: Buffer) {
+  return analyzeEngineChunk(path.basename(path.dirname(file)), path.basename(file), written, null).info;
+}
+
+/** A written store_dir chunk: its header loads (the S3 output's check) and its content is whole lines. */
+function verifyStore(written: Buffer): { crc: string; tornBytes: number; records: number } {
+  const h = decodeChunkHeader(written, written.length);
+  if (h.status !== 'ok' || h.contentStart === null || h.contentLength === null) return { crc: h.status, tornBytes: 0, records: 0 };
+  const body = written.subarray(h.contentStart, h.contentStart + h.contentLength);
+  const last = body.lastIndexOf(0x0a);
+  return {
+    crc: 'valid',
+    tornBytes: body.length - (last + 1),
+    records:
+      body
+        .subarray(0, last + 1)
+        .toString('latin1')
+        .split('\n').length - 1,
+  };
+}
+
+export async function applySalvage(
+  plan: RepairPlan,
+  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
+): Promise<RepairResult> {
+  const d = plan.details;
+  if (d?.kind !== 'salvage') throw new Error('not a salvage plan');
+  const result = startResult(plan);
+  assertNotRefused(plan.refusals, opts.force);
+  if (!d.chunks.length) return result;
+  const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
+  assertNotRefused([...guard.refusals, ...(d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
+  // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
+  const writes: { path: string; bytes: Buffer; records: number }[] = [];
+  for (const c of d.chunks) {
+    const rel = path.relative(d.rootPath, c.path);
+    const [stream, name, ...rest] = rel.split(path.sep);
+    if (!stream || !name || rest.length || rel.startsWith('..')) throw new Error(`${c.path}: not a chunk directly in a stream of ${d.rootPath}`);
+    const r = d.layout === 'store-dir' ? await rereadStore(c.path) : await readChunkBytes(path.join(d.rootPath, stream), stream, name);
+    if (!r.bytes || sha(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
+    if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
+    writes.push({ path: c.path, bytes: r.salvage, records: c.records });
+  }
+  const watch = await watchStore(d.rootPath, opts.hooks, [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))]);
+  const action = await openAction({
+    rootPath: d.rootPath,
+    storePath: plan.storePath,
+    action: 'salvage',
+    summary: plan.summary,
+    changes: writes.map((w) => ({ kind: 'file' as const, path: w.path })),
+  });
+  result.undoId = action.id;
+  let verified = true;
+  try {
+    for (const [i, w] of writes.entries()) {
+      const out = await atomicWriteFile(d.rootPath, w.path, w.bytes);
+      result.warnings.push(...out.warnings);
+      const back = d.layout === 'store-dir' ? verifyStore(out.written) : verifyEngine(w.path, out.written);
+      const ok = back.crc === 'valid' && back.tornBytes === 0 && back.records === w.records;
+      verified &&= ok;
+      result.steps.push({
+        step: plan.steps[i],
+        ok,
+        message: ok
+          ? `written; read back: ${d.layout === 'store-dir' ? 'header loads' : 'CRC valid'}, ${back.records} record(s), no torn tail`
+          : `written but the read-back does not verify (${back.crc}, ${back.records} records)`,
+      });
+    }
+  } catch (err) {
+    await action.failed((err as Error).message);
+    throw err;
+  }
+  await action.applied(verified);
+  const changed = await watch.warning(
+    writes.map((w) => w.path),
+    'the salvage',
+  );
+  if (changed) result.warnings.push(changed);
+  result.applied = true;
+  result.verified = verified;
+  result.summary = `Salvaged ${writes.length} chunk(s) (${writes.reduce((n, w) => n + w.records, 0)} record(s))${verified ? ', verified' : ', NOT verified'}; undo with \`store-doctor undo ${d.rootPath} --apply\`.`;
+  return result;
+}
