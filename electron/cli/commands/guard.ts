@@ -11,7 +11,7 @@ import { version } from '../../../package.json';
 import { escapeField } from '../../../shared/escape';
 import { createGuardMetrics } from '../../engine/guard/metrics';
 import { watchStoragePath, type StoragePathWatch } from '../guard/storage-path';
-import { readShadow, shadowDirFor } from '../../engine/guard/shadow';
+import { readShadow, shadowDirFor } from '../../engine/guard';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
 import { Guard } from '../guard/door';
 import { buildNodeReport } from '../guard/report';

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { OpenedStore } from '../../../shared/contract';
 import type { FluentBitConfig, RepairPlan, StoreReport } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
-import { readShadow, recordValue, rootIdentity, shadowDirFor, finalValues } from '../../engine/guard/shadow';
+import { readShadow, recordValue, shadowRootOf, shadowDirFor, finalValues } from '../../engine/guard';
 import { SeqWatcher, type SeqEvent } from '../../engine/guard/seq-watch';
 import { TreeWatcher } from '../../engine/guard/tree-watch';
 import { writtenByRepair, type RepairWritten } from '../../engine/guard/repair-written';
@@ -271,7 +271,7 @@ export class Guard {
         w.guarded.set(id, { value: r.value, final: r.final });
         if (r.raised || (r.final && !before?.final)) {
           // root.json gets the device and inode too (a bind mount elsewhere is the same root)
-          if (r.raised && !before) await recordValue(w.shadowDir, await rootIdentity(w.rootPath), id, r.value, r.final);
+          if (r.raised && !before) await recordValue(w.shadowDir, await shadowRootOf(w.rootPath), id, r.value, r.final);
           this.note(`seq_index_${id} of ${w.bucket}: kept ${r.value}${r.final ? ' (final)' : ''} (${how})`);
         }
         this.changed();
