@@ -39,6 +39,7 @@ export { planProtectIndex, applyProtectPlan, markerBytes, MARKER_NAME, type Prot
 export {
   shadowDirFor,
   defaultShadowDir,
+  ensureShadowStateDir,
   readShadow,
   recordValue,
   finalValues,

@@ -259,6 +259,11 @@ async function mkdirsFor(dir: string): Promise<void> {
   await ensureStateDir(dir);
 }
 
+/** Create the guard's --state-dir (0700; a real folder, never a link) that holds its shadow folders. */
+export function ensureShadowStateDir(stateDir: string): Promise<void> {
+  return ensureStateDir(path.resolve(stateDir));
+}
+
 /**
  * `protect-index --method shadow`: copy the root's values into its shadow folder — each through
  * recordValue (never lower, atomic, root.json in the one shape), none of them final (a copy taken
