@@ -12,7 +12,7 @@ import { EngineEvents } from './session/events';
 import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
 import { fleetPromHandlers } from './session/handlers-fleet-prom';
-import { guardHandlers } from './session/handlers-guard';
+import { liveHandlers } from './session/handlers-live';
 import { storagePathHandlers } from './session/handlers-storage-path';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
@@ -69,7 +69,7 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     ...inspectHandlers(ctx),
     ...repairHandlers(ctx, tasks),
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
-    ...guardHandlers(ctx),
+    ...liveHandlers(ctx),
     ...fleetPromHandlers(),
     ...storagePathHandlers(ctx),
   };

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordValue, rootIdentity, shadowDirFor } from '../../electron/engine/guard/shadow';
+import { recordValue, shadowRootOf, shadowDirFor } from '../../electron/engine/repair';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../engine/repair/helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -37,7 +37,7 @@ async function planted(): Promise<{ dir: string; state: string }> {
   fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
   t = tempDir('sd-once-trust-');
   const dir = shadowDirFor(t.dir, 'fb-index-reset');
-  await recordValue(dir, await rootIdentity(fx.root), 0, 3, true); // a low value, recorded as final
+  await recordValue(dir, await shadowRootOf(fx.root), 0, 3, true); // a low value, recorded as final
   return { dir, state: t.dir };
 }
 

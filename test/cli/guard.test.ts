@@ -6,7 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordValue, rootIdentity, shadowDirFor } from '../../electron/engine/guard/shadow';
+import { recordValue, shadowRootOf, shadowDirFor } from '../../electron/engine/repair';
 import { nodeReportSchema } from '../../shared/fleet';
 import { fleetDocumentSchema, guardOnceDocumentSchema } from '../../shared/json-schemas/guard';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../engine/repair/helpers';
@@ -49,7 +49,7 @@ describe('store-doctor guard --once', { timeout: 120_000 }, () => {
     fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
     t = tempDir('sd-once-');
     const dir = shadowDirFor(t.dir, 'fb-index-reset');
-    await recordValue(dir, await rootIdentity(fx.root), 0, 15, true);
+    await recordValue(dir, await shadowRootOf(fx.root), 0, 15, true);
     const r = await cli(['guard', fx.storeDir, '--config', IR_CONF, '--state-dir', t.dir, '--once']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/shadow 15 \(final\), disk missing/);
@@ -57,7 +57,7 @@ describe('store-doctor guard --once', { timeout: 120_000 }, () => {
     // a value the guard did not see finalised (9) loses against the listing (highest 11 → 12)
     rmSync(path.join(fx.root, 'sequence'), { recursive: true });
     rmSync(dir, { recursive: true });
-    await recordValue(dir, await rootIdentity(fx.root), 0, 9, false);
+    await recordValue(dir, await shadowRootOf(fx.root), 0, 9, false);
     const r2 = await cli(['guard', fx.storeDir, '--config', IR_CONF, '--state-dir', t.dir, '--once', '--listing', IR_LISTING, '--json']);
     expect(r2.code, r2.stderr).toBe(0);
     const doc = guardOnceDocumentSchema.parse(JSON.parse(r2.stdout));

@@ -43,7 +43,7 @@ function graph(): Map<string, string[]> {
   return g;
 }
 
-function cycles(g: Map<string, string[]>): string[][] {
+function cycles(g: Map<string, string[]>, name = (p: string) => path.relative(ROOT, p)): string[][] {
   const out: string[][] = [];
   const state = new Map<string, 1 | 2>();
   const stack: string[] = [];
@@ -51,7 +51,7 @@ function cycles(g: Map<string, string[]>): string[][] {
     state.set(n, 1);
     stack.push(n);
     for (const d of g.get(n) ?? []) {
-      if (state.get(d) === 1) out.push([...stack.slice(stack.indexOf(d)), d].map((p) => path.relative(ROOT, p)));
+      if (state.get(d) === 1) out.push([...stack.slice(stack.indexOf(d)), d].map(name));
       else if (!state.has(d)) visit(d);
     }
     stack.pop();
@@ -66,6 +66,25 @@ describe('source structure', () => {
 
   it('has no import cycles', () => {
     expect(cycles(g)).toEqual([]);
+  });
+
+  it('has no import cycle between engine folders (runtime imports; a folder is one room of the engine)', () => {
+    const ENGINE = path.join(ROOT, 'electron', 'engine') + path.sep;
+    const folderOf = (f: string) => (f.startsWith(ENGINE) && f.slice(ENGINE.length).includes(path.sep) ? f.slice(ENGINE.length).split(path.sep)[0] : null);
+    const folders = new Map<string, string[]>();
+    const why = new Map<string, string>();
+    for (const [f, deps] of g) {
+      const from = folderOf(f);
+      if (!from) continue;
+      for (const d of deps) {
+        const to = folderOf(d);
+        if (!to || to === from) continue;
+        folders.set(from, [...new Set([...(folders.get(from) ?? []), to])]);
+        if (!why.has(`${from}>${to}`)) why.set(`${from}>${to}`, `${path.relative(ROOT, f)} → ${path.relative(ROOT, d)}`);
+      }
+    }
+    const found = cycles(folders, (x) => x).map((c) => c.map((x, i) => (i ? why.get(`${c[i - 1]}>${x}`) : x)).join(' | '));
+    expect(found).toEqual([]);
   });
 
   it('the CLI imports no repair or diagnose internals: it reaches the disk through the engine session', () => {

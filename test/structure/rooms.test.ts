@@ -21,11 +21,12 @@ const ROOMS: Record<string, string[]> = {
   write: ['outcome'],
   journal: ['outcome', 'write'],
   preconditions: ['outcome', 'write', 'journal'],
-  'index-actions': ['outcome', 'write', 'journal', 'preconditions'],
-  undo: ['outcome', 'write', 'journal', 'preconditions', 'index-actions'],
+  shadow: ['outcome', 'write'],
+  'index-actions': ['outcome', 'write', 'journal', 'preconditions', 'shadow'],
+  undo: ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions'],
   bucket: ['outcome', 'write', 'journal', 'preconditions', 'index-actions'],
   salvage: ['outcome', 'write', 'journal', 'preconditions'],
-  '': ['outcome', 'write', 'journal', 'preconditions', 'index-actions', 'undo', 'bucket', 'salvage'],
+  '': ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage'],
 };
 
 function files(dir: string): string[] {

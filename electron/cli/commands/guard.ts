@@ -1,6 +1,6 @@
 /**
  * `store-doctor guard <store_dir> --config <conf> --state-dir D`: keep every `$INDEX` through
- * graceful stops (a long-running door, ../guard/door.ts), with metrics, health and the node report
+ * graceful stops (the guard daemon of engine/guard/, hosted here: flags, signals, the endpoint), with metrics, health and the node report
  * on `--metrics host:port`. `--once`: restore from the state folder (final values) and, where
  * given, bucket evidence (the higher wins) — for ExecStartPre and init containers; without either
  * it refuses to invent a value (exit 5).
@@ -9,15 +9,21 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { version } from '../../../package.json';
 import { escapeField } from '../../../shared/escape';
-import { createGuardMetrics } from '../../engine/guard/metrics';
-import { watchStoragePath, type StoragePathWatch } from '../guard/storage-path';
-import { readShadow, shadowDirFor } from '../../engine/guard/shadow';
+import {
+  buildNodeReport,
+  createGuardMetrics,
+  Guard,
+  readShadow,
+  restoreLoop,
+  shadowDirFor,
+  watchStoragePath,
+  type AttemptOutcome,
+  type StoragePathWatch,
+} from '../../engine/guard';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions } from '../evidence-options';
-import { Guard } from '../guard/door';
-import { buildNodeReport } from '../guard/report';
 import { parseListen, startGuardServer } from '../guard/server';
 import { cancelOnSigint, CliError, EXIT, printJson, printText } from '../output';
-import { withSession } from '../session';
+import { CliSession, withSession } from '../session';
 import { applyAndReport, formatPlan } from './repair-common';
 import type { NodeReport } from '../../../shared/fleet';
 
@@ -62,9 +68,10 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
         continue;
       }
       // A refusal may be passing: the guard restoring the same file right now (its write lock, its
-      // process), Fluent Bit still exiting. Planned again for up to --wait seconds; a missing value is final.
+      // process), Fluent Bit still exiting. Planned again (the one restore loop and its retry policy,
+      // engine/guard/restore-loop.ts) for up to --wait seconds; a missing value is final.
       const deadline = Date.now() + waitMs;
-      for (;;) {
+      const attempt = async (): Promise<AttemptOutcome> => {
         const plan = await session.call('repair.plan', {
           storeId,
           action: 'restore-index',
@@ -74,10 +81,7 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
           at: d.diagnosis.at,
         });
         const unresolved = plan.details?.kind === 'restore' ? (plan.details.unresolved ?? []) : [];
-        if (plan.refusals.length && !unresolved.length && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 250));
-          continue;
-        }
+        if (plan.refusals.length && !unresolved.length && Date.now() < deadline) return 'retry';
         if (!opts.json) printText(formatPlan(plan));
         if (unresolved.length)
           refused.push(
@@ -86,7 +90,7 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
         if (plan.refusals.length) refused.push(...plan.refusals.map((r) => `${o.displayName}: ${r.reason}`));
         if (plan.refusals.length || unresolved.length || !plan.steps.length || opts.dryRun) {
           results.push({ plan });
-          break;
+          return 'done';
         }
         let result;
         try {
@@ -94,13 +98,14 @@ export async function runGuardOnce(store: string, opts: GuardCliOptions): Promis
             ? await session.call('repair.apply', { storeId, planId: plan.planId!, confirm: plan.confirm ?? '' })
             : await applyAndReport(session, storeId, plan, {}, ac.signal);
         } catch (err) {
-          if (err instanceof CliError && err.exitCode === EXIT.REFUSED && Date.now() < deadline) continue;
+          if (err instanceof CliError && err.exitCode === EXIT.REFUSED && Date.now() < deadline) return 'again';
           throw err;
         }
         if (!result.applied || !result.verified) process.exitCode = EXIT.FAILED;
         results.push({ plan, result });
-        break;
-      }
+        return 'done';
+      };
+      await restoreLoop({ attempt, going: () => true, wait: (ms) => new Promise((r) => setTimeout(r, ms)), deadline });
     }
     if (opts.json) printJson({ once: true, refused, results });
     if (refused.length) {
@@ -117,15 +122,20 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
   const pollMs = opts.pollMs === undefined ? 1000 : Number(opts.pollMs);
   if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 60_000) throw new CliError(`--poll-ms ${opts.pollMs}: give 50..60000`, EXIT.USAGE);
   const listen = opts.metrics === false ? null : parseListenOrUsage(opts.metrics ?? '127.0.0.1:9464');
-  const guard = new Guard({
-    store: path.resolve(store),
-    config: path.resolve(opts.config),
-    stateDir: path.resolve(opts.stateDir),
-    marker: opts.marker,
-    pollMs,
-    trace: process.env.STORE_DOCTOR_GUARD_TRACE === '1',
-    log: logLine,
-  });
+  // The guard daemon lives in the engine (engine/guard/); this door hosts it on its own session.
+  const session = new CliSession();
+  const guard = new Guard(
+    {
+      store: path.resolve(store),
+      config: path.resolve(opts.config),
+      stateDir: path.resolve(opts.stateDir),
+      marker: opts.marker,
+      pollMs,
+      trace: process.env.STORE_DOCTOR_GUARD_TRACE === '1',
+      log: logLine,
+    },
+    { call: (name, input) => session.call(name, input), dispose: () => session.dispose() },
+  );
   let cached: { at: number; report: NodeReport } | null = null;
   // The config's [SERVICE] storage.path (engine buffer): its backlog per input for the metrics, once the config is loaded.
   let storagePath: StoragePathWatch | null = null;

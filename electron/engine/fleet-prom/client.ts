@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { escapeField } from '../../../shared/escape';
 import type { PrometheusConnection } from '../../../shared/fleet-prom';
-import { EngineError } from '../session/errors';
+import { EngineError } from '../engine-error';
 
 /** A Prometheus answer larger than this is refused (5,000 nodes × all series is a few MB). */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;

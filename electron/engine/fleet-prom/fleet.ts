@@ -17,7 +17,7 @@ import {
   type PromGuardState,
   type PromNodeSeries,
 } from '../../../shared/fleet-prom';
-import { EngineError } from '../session/errors';
+import { EngineError } from '../engine-error';
 import { promClient, type PromSample } from './client';
 
 const Q = {

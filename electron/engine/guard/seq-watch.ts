@@ -33,7 +33,7 @@ interface Held {
   ino: number;
 }
 
-interface RootWatch {
+interface SeqRoot {
   rootPath: string;
   indexDir: string;
   rootWatcher: fs.FSWatcher | null;
@@ -58,7 +58,7 @@ function readValue(buf: Buffer, n: number): number | null {
 }
 
 export class SeqWatcher {
-  private readonly roots = new Map<string, RootWatch>();
+  private readonly roots = new Map<string, SeqRoot>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly buf = Buffer.alloc(SEQ_INDEX_MAX);
@@ -70,7 +70,7 @@ export class SeqWatcher {
 
   add(rootPath: string): void {
     if (this.roots.has(rootPath)) return;
-    const w: RootWatch = {
+    const w: SeqRoot = {
       rootPath,
       indexDir: path.join(rootPath, 'sequence', 'index_metadata'),
       rootWatcher: null,
@@ -113,7 +113,7 @@ export class SeqWatcher {
   }
 
   /** Re-check a root now (after our own write, or when told something changed). */
-  check(w: RootWatch | string): void {
+  check(w: SeqRoot | string): void {
     const r = typeof w === 'string' ? this.roots.get(w) : w;
     if (!r || this.closed) return;
     if (!r.rootWatcher)
@@ -156,7 +156,7 @@ export class SeqWatcher {
     for (const id of [...r.seen.keys()]) if (!fs.existsSync(path.join(r.indexDir, `seq_index_${id}`))) this.fileGone(r, id);
   }
 
-  private ids(w: RootWatch): number[] {
+  private ids(w: SeqRoot): number[] {
     try {
       return fs
         .readdirSync(w.indexDir)
@@ -181,7 +181,7 @@ export class SeqWatcher {
     }
   }
 
-  private onRootEvent(w: RootWatch, ev: string, name: string | null): void {
+  private onRootEvent(w: SeqRoot, ev: string, name: string | null): void {
     if (name === 'sequence') {
       this.check(w);
       return;
@@ -193,7 +193,7 @@ export class SeqWatcher {
     }
   }
 
-  private onIndexEvent(w: RootWatch, ev: string, name: string | null): void {
+  private onIndexEvent(w: SeqRoot, ev: string, name: string | null): void {
     const m = name ? FILE.exec(name) : null;
     if (!m) {
       this.check(w);
@@ -206,7 +206,7 @@ export class SeqWatcher {
     if (!fs.existsSync(w.indexDir)) this.check(w);
   }
 
-  private ensureHeld(w: RootWatch, id: number): void {
+  private ensureHeld(w: SeqRoot, id: number): void {
     const file = path.join(w.indexDir, `seq_index_${id}`);
     const h = w.held.get(id);
     let st: fs.Stats;
@@ -225,7 +225,7 @@ export class SeqWatcher {
     }
   }
 
-  private read(w: RootWatch, id: number, fromEvent: boolean): void {
+  private read(w: SeqRoot, id: number, fromEvent: boolean): void {
     const file = path.join(w.indexDir, `seq_index_${id}`);
     if (w.wantHold) this.ensureHeld(w, id);
     let fd: number;
@@ -250,7 +250,7 @@ export class SeqWatcher {
     }
   }
 
-  private readHeld(w: RootWatch, id: number): number | null {
+  private readHeld(w: SeqRoot, id: number): number | null {
     const h = w.held.get(id);
     if (!h) return null;
     try {
@@ -261,14 +261,14 @@ export class SeqWatcher {
     }
   }
 
-  private fileGone(w: RootWatch, id: number): void {
+  private fileGone(w: SeqRoot, id: number): void {
     const held = w.held.has(id);
     const value = this.readHeld(w, id);
     w.seen.delete(id);
     this.onEvent({ kind: 'deleted', rootPath: w.rootPath, values: [{ id, value, held }], at: Date.now() });
   }
 
-  private deleted(w: RootWatch): void {
+  private deleted(w: SeqRoot): void {
     w.indexWatcher?.close();
     w.indexWatcher = null;
     const ids = new Set([...w.seen.keys(), ...w.held.keys()]);

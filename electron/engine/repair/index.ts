@@ -8,6 +8,7 @@
  * - journal + undo: openAction, lastUndoable, planUndo, applyUndo, undoLast
  * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, watchStore (store changed during an action)
  * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState
+ * - shadow folder (a root's index kept outside the store, shadow/): shadowDirFor, defaultShadowDir, readShadow, recordValue, finalValues
  * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
  * - replay: planReplay, applyReplay (create-only, journaled, resumable)
  * - write lock: takeWriteLock (one writer per root; applyPlan holds it across the plan check and the write)
@@ -34,7 +35,21 @@ export { takeWriteLock, WRITE_LOCK } from './preconditions';
 export { resolveWriteRoot, rootIdentity } from './write';
 export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-actions';
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './index-actions';
-export { planProtectIndex, applyProtectPlan, defaultShadowDir, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './index-actions';
+export { planProtectIndex, applyProtectPlan, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './index-actions';
+export {
+  shadowDirFor,
+  defaultShadowDir,
+  ensureShadowStateDir,
+  readShadow,
+  recordValue,
+  finalValues,
+  shadowRootOf,
+  sameRoot,
+  copyToShadow,
+  type ShadowState,
+  type ShadowRoot,
+  type RecordResult,
+} from './shadow';
 export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './index-actions';
 export { planReplay, type ReplayPlanInput, type ReplayTarget } from './bucket';
 export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './preconditions';

@@ -6,23 +6,15 @@ import path from 'node:path';
 import type { ContractError } from '../../../shared/contract';
 import { escapeField } from '../../../shared/escape';
 import { redactSecrets } from '../s3/redact';
+import { EngineError } from '../engine-error';
 
 type Code = ContractError['code'];
 /** Engine errors that mean "the file or value you gave is not usable". */
 const INPUT_ERRORS = new Set(['ConfigError', 'OfflineEvidenceError', 'DiagnoseInputError', 'ActionInputError', 'StoreError']);
 const CODES: readonly Code[] = ['invalid-input', 'not-found', 'forbidden', 'refused', 'cancelled', 'failed'];
 
-/** Thrown by the session layer when it knows exactly what went wrong. */
-export class EngineError extends Error {
-  constructor(
-    readonly code: Code,
-    message: string,
-    readonly file?: string,
-  ) {
-    super(message);
-    this.name = 'EngineError';
-  }
-}
+/** Thrown by the session layer (and any engine folder) when it knows exactly what went wrong. */
+export { EngineError };
 
 export { redactSecrets };
 

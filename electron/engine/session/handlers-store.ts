@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Door, EngineContext, EngineHandlers } from '../../../shared/contract';
-import { scanStore, watchStore } from '../store';
+import { scanStore, liveWatch } from '../store';
 import { parseOfflineEvidence } from '../s3';
 import { loadConfigFile } from './config';
 import { readDemo, demoAvailable } from './demo';
@@ -72,7 +72,7 @@ export function isOwnWrite(s: Pick<StoreSession, 'ownWrites' | 'path'> & { ownGo
 function startWatch(ctx: SessionContext, s: StoreSession): void {
   if (!ctx.watch || s.report.source.kind === 'archive') return;
   try {
-    const watcher = watchStore(s.path, (paths) => {
+    const watcher = liveWatch(s.path, (paths) => {
       if (isOwnWrite(s, paths)) return;
       s.changedSinceScan = true;
       s.lastChangeAt = new Date().toISOString();

@@ -6,7 +6,7 @@
  */
 export { scanStore, type ScanStoreOptions } from './scan';
 export { readChunk, readRecords, splitArchivePath } from './read';
-export { watchStore, type StoreWatcher } from './watch';
+export { liveWatch, type StoreWatcher } from './watch';
 export { StoreError } from './errors';
 export { parseSeqIndex, seqIndexInfo, type ParsedSeqIndex } from './seq-index';
 export { streamKind, streamStartTime } from './classify';

@@ -1,5 +1,6 @@
 /**
- * Watch a live store for changes (Fluent Bit writing, another tool, our own repairs) with
+ * The app's live watch (`liveWatch`; not repair's before/after snapshot of a write, also once
+ * called watchStore): watch a live store for changes (Fluent Bit writing, another tool, our own repairs) with
  * chokidar. Changes are batched (debounced) into one callback with the changed paths. Store
  * Doctor's own `.store-doctor/` folder and dot temp files are ignored. For an archive, the archive
  * file itself is watched.
@@ -11,7 +12,7 @@ export interface StoreWatcher {
   close(): Promise<void>;
 }
 
-export function watchStore(storePath: string, onChange: (paths: string[]) => void, opts: { debounceMs?: number } = {}): StoreWatcher {
+export function liveWatch(storePath: string, onChange: (paths: string[]) => void, opts: { debounceMs?: number } = {}): StoreWatcher {
   const abs = path.resolve(storePath);
   const debounce = opts.debounceMs ?? 200;
   const pending = new Set<string>();

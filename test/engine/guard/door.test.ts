@@ -9,11 +9,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Guard } from '../../../electron/cli/guard/door';
-import { buildNodeReport } from '../../../electron/cli/guard/report';
+import { buildNodeReport, Guard, type GuardOptions } from '../../../electron/engine/guard';
+import { CliSession } from '../../../electron/cli/session';
 import { nodeReportSchema } from '../../../shared/fleet';
 import { markerBytes, MARKER_NAME } from '../../../electron/engine/repair/index-actions/protect';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
+
+/** The guard daemon hosted on its own CLI session, as `store-doctor guard` hosts it. */
+function hosted(opts: GuardOptions): Guard {
+  const session = new CliSession();
+  return new Guard(opts, { call: (name, input) => session.call(name, input), dispose: () => session.dispose() });
+}
 
 const FAKE = path.resolve(__dirname, '../../support/fake-fluent-bit.mjs');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,7 +71,7 @@ function newGuard(
   stateDir: string,
   opts: { marker?: boolean; pollMs?: number; trace?: boolean; retryMs?: number } = {},
 ): Guard {
-  const g = new Guard({ store: storeDir, config: conf, stateDir, pollMs: 200, refreshDebounceMs: 50, log: (l) => logs.push(l), ...opts });
+  const g = hosted({ store: storeDir, config: conf, stateDir, pollMs: 200, refreshDebounceMs: 50, log: (l) => logs.push(l), ...opts });
   guards.push(g);
   return g;
 }

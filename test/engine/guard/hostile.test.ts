@@ -8,13 +8,18 @@ import { crashFixtureConfig, until as waitUntil } from '../../support/wait';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Guard } from '../../../electron/cli/guard/door';
-import { buildNodeReport } from '../../../electron/cli/guard/report';
+import { buildNodeReport, Guard, type GuardOptions } from '../../../electron/engine/guard';
+import { CliSession } from '../../../electron/cli/session';
 import { createGuardMetrics } from '../../../electron/engine/guard/metrics';
 import { applyIndexPlan, planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import type { UsedIndexEvidence } from '../../../shared/model';
 import { extractFixture, tempDir, type Extracted } from '../repair/helpers';
 
+/** The guard daemon hosted on its own CLI session, as `store-doctor guard` hosts it. */
+function hosted(opts: GuardOptions): Guard {
+  const session = new CliSession();
+  return new Guard(opts, { call: (name, input) => session.call(name, input), dispose: () => session.dispose() });
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let fx: Extracted | null = null;
 let sd: ReturnType<typeof tempDir> | null = null;
@@ -42,7 +47,7 @@ async function guarded(): Promise<{ g: Guard; logs: string[]; root: string }> {
   sd = tempDir('sd-guard-hostile-');
   const conf = config(fx.storeDir, path.join(sd.dir, 'fb.conf'));
   const logs: string[] = [];
-  const g = new Guard({ store: fx.storeDir, config: conf, stateDir: path.join(sd.dir, 'state'), pollMs: 100, refreshDebounceMs: 50, log: (l) => logs.push(l) });
+  const g = hosted({ store: fx.storeDir, config: conf, stateDir: path.join(sd.dir, 'state'), pollMs: 100, refreshDebounceMs: 50, log: (l) => logs.push(l) });
   guards.push(g);
   await g.start();
   // no process uses the root: the value on disk is final, and restored after a deletion

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { finalValues, readShadow, recordValue, rootIdentity, shadowDirFor } from '../../../electron/engine/guard/shadow';
+import { finalValues, readShadow, recordValue, shadowRootOf, shadowDirFor } from '../../../electron/engine/repair';
 import { applyRestorePlan, planRestoreIndex } from '../../../electron/engine/repair/index-actions/restore';
 import { pruneJournal } from '../../../electron/engine/repair/journal/journal-prune';
 import { undoLast } from '../../../electron/engine/repair/undo/undo';
@@ -22,7 +22,7 @@ describe('guard state (D/<bucket>/)', () => {
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const dir = shadowDirFor(sd.dir, 'fb-crash');
     expect(dir).toBe(path.join(sd.dir, 'fb-crash'));
-    const root = await rootIdentity(fx.root);
+    const root = await shadowRootOf(fx.root);
     expect(await recordValue(dir, root, 0, 9, false)).toEqual({ value: 9, raised: true, final: false });
     expect(await recordValue(dir, root, 0, 7, true)).toEqual({ value: 9, raised: false, final: false });
     expect(readFileSync(path.join(dir, 'seq_index_0'), 'latin1')).toBe('9');
@@ -41,7 +41,7 @@ describe('guard state (D/<bucket>/)', () => {
     sd = tempDir('sd-state-');
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const dir = shadowDirFor(sd.dir, 'fb-crash');
-    await recordValue(dir, await rootIdentity(fx.root), 0, 5, true);
+    await recordValue(dir, await shadowRootOf(fx.root), 0, 5, true);
     const st = await readShadow(dir);
     const link = path.join(fx.dir, 'mounted-elsewhere');
     symlinkSync(fx.root, link); // another path to the same folder (stat follows it: same device and inode)
@@ -75,7 +75,7 @@ describe('restore-index from the guard state', () => {
     sd = tempDir('sd-state-');
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const dir = shadowDirFor(sd.dir, 'fb-crash');
-    const id = await rootIdentity(fx.root);
+    const id = await shadowRootOf(fx.root);
     await recordValue(dir, id, 0, 11, false);
     rmSync(path.join(fx.root, 'sequence'), { recursive: true });
     const unsure = await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir: dir, skipProcessCheck: true });
@@ -126,7 +126,7 @@ describe('journal pruning', () => {
     sd = tempDir('sd-state-');
     fx = extractFixture('crash-during-run', 'store-after-crash.tar.gz', 'fb-crash');
     const dir = shadowDirFor(sd.dir, 'fb-crash');
-    const id = await rootIdentity(fx.root);
+    const id = await shadowRootOf(fx.root);
     for (let v = 7; v < 7 + 12; v++) {
       await recordValue(dir, id, 0, v, true);
       await applyRestorePlan(await planRestoreIndex({ storePath: fx.storeDir, rootPath: fx.root, outputIds: [0], shadowDir: dir, skipProcessCheck: true }), {

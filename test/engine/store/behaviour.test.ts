@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '../../../shared/model';
-import { readChunk, readRecords, scanStore, StoreError, watchStore } from '../../../electron/engine/store';
+import { readChunk, readRecords, scanStore, StoreError, liveWatch } from '../../../electron/engine/store';
 import { encodeChunk } from '../../../electron/engine/chunk';
 import { EDGE_BUCKET, generateEdgeCaseStore, generateStore, jsonLines, type EdgeCaseStore } from '../../fixtures/generate';
 import { packDir } from '../../fixtures/tar';
@@ -151,12 +151,12 @@ describe('readChunk / readRecords', () => {
   });
 });
 
-describe('watchStore', () => {
+describe('liveWatch', () => {
   it('reports changes in batches and ignores dot entries and .store-doctor/', async () => {
     const dir = path.join(tmp, 'watched');
     await generateStore(dir, { roots: [{ bucket: 'b', streams: [{ name: 's', chunks: [{ name: 'c', meta: 't', content: 'x\n' }] }] }] });
     const seen: string[][] = [];
-    const w = watchStore(dir, (paths) => seen.push(paths), { debounceMs: 50 });
+    const w = liveWatch(dir, (paths) => seen.push(paths), { debounceMs: 50 });
     await new Promise((r) => setTimeout(r, 400));
     fs.mkdirSync(path.join(dir, 'b', '.store-doctor'));
     fs.writeFileSync(path.join(dir, 'b', '.store-doctor', 'journal'), 'x');

@@ -7,17 +7,16 @@
  *   `restore-index` in a pre-start hook.
  */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../../chunk';
-import { atomicWriteFile, ensureStateDir, mkdirExact } from '../write';
+import { atomicWriteFile, mkdirExact } from '../write';
 import { assertNotRefused, forcedWarning } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
 import { openAction, type ChangeSpec } from '../journal';
 import { readSeqIndexState } from './index-file';
+import { copyToShadow, defaultShadowDir, readShadow } from '../shadow';
 import { safeReadFile, type SafeReadError } from '../../store/safe-read';
 
 export const MARKER_NAME = 'store-doctor-marker';
@@ -47,14 +46,7 @@ export function markerBytes(): Buffer {
   return encodeChunk({ meta: MARKER_META, content: Buffer.alloc(0), pageSize: 4096 });
 }
 
-/** Default shadow folder: `$XDG_STATE_HOME|~/.local/state/store-doctor/shadow/<hash of root>/`. */
-export async function defaultShadowDir(rootPath: string): Promise<string> {
-  const real = await fsp.realpath(rootPath).catch(() => path.resolve(rootPath));
-  const base = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
-  return path.join(base, 'store-doctor', 'shadow', createHash('sha256').update(real).digest('hex').slice(0, 16));
-}
-
-/** `seq_index_<id>` files of a root with what Fluent Bit would read. */
+/** `seq_index_<id>` files of a root's `sequence/index_metadata/` with what Fluent Bit would read (a shadow folder is read by ./shadow.ts). */
 export async function seqIndexValues(dir: string): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>();
   let names: string[] = [];
@@ -138,7 +130,7 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     plan.why.push(
       `A copy outside store_dir survives graceful stops; restore-index (ExecStartPre / init container) puts back the highest of shadow, disk and bucket evidence.`,
     );
-    const old = await seqIndexValues(shadow);
+    const old = (await readShadow(shadow)).values;
     const writes: { id: number; value: number }[] = [];
     for (const [id, v] of disk) {
       if (v === null) {
@@ -224,17 +216,7 @@ export async function applyProtectPlan(
     // a timer run must not become the "last action" that undo reverts.
     const shadow = d.shadowDir;
     const writes = d.writes;
-    await ensureStateDir(shadow);
-    for (const w of writes) await atomicWriteFile(shadow, path.join(shadow, `seq_index_${w.id}`), String(w.value), { mode: 0o600 });
-    await atomicWriteFile(
-      shadow,
-      path.join(shadow, 'root.json'),
-      JSON.stringify({ rootPath: d.rootPath, updatedAt: new Date().toISOString() }, null, 2) + '\n',
-      {
-        mode: 0o600,
-      },
-    );
-    const back = await seqIndexValues(shadow);
+    const back = await copyToShadow(shadow, d.rootPath, writes);
     result.verified = writes.every((w) => back.get(w.id) === w.value);
     result.summary = `Shadow copy of ${writes.map((w) => `seq_index_${w.id}=${w.value}`).join(', ')} in ${shadow}.`;
   }

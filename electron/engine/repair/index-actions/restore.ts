@@ -8,9 +8,8 @@ import type { RepairPlan, RepairResult } from '../../../../shared/model';
 import { applyIndexPlan, planIndexRepair, type ApplyOptions } from './index-repair';
 import { assertNotRefused } from '../outcome';
 import { checkWriteAllowed } from '../preconditions';
-import { defaultShadowDir } from './protect';
 import { pruneJournal } from '../journal';
-import { finalValues, readShadow } from '../../guard/shadow';
+import { defaultShadowDir, finalValues, readShadow } from '../shadow';
 import { readSeqIndexState, seqIndexPaths } from './index-file';
 import { startResult } from '../outcome';
 
@@ -27,7 +26,7 @@ export interface RestoreInput {
   /**
    * The shadow values are final (taken after Fluent Bit's exit flush). Without it, a value is
    * final only when the shadow folder itself records it so for this root (`store-doctor guard`
-   * writes `final.json`, see ../guard/shadow.ts).
+   * writes `final.json`, see ./shadow.ts).
    */
   shadowFinal?: boolean;
   readOnlySource?: boolean;

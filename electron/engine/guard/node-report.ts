@@ -1,13 +1,13 @@
 /**
  * The guard's node report (`/report.json`, shared/fleet.ts): what it guards, what it kept, what
  * is at risk, the backlog — built from its session's report (kept up to date incrementally) and
- * its own state. Cheap: per-stream sums are cached (engine/guard/aggregate.ts).
+ * its roots' states. Cheap: per-stream sums are cached (engine/guard/aggregate.ts).
  */
 import * as os from 'node:os';
 import { NODE_REPORT_SCHEMA, type NodeReport } from '../../../shared/fleet';
-import { rootFacts, type RootFacts } from '../../engine/guard/aggregate';
+import { rootFacts, type RootFacts } from './aggregate';
 import { keyFormatNodeUnique } from '../../../shared/keyformat/node-unique';
-import type { Guard } from './door';
+import type { Guard } from './daemon';
 
 const age = (now: number, ms: number | null) => (ms === null ? null : Math.max(0, (now - ms) / 1000));
 

@@ -1,11 +1,11 @@
 /**
  * The guard and the config's `[SERVICE] storage.path`: its backlog per input re-read every 5 poll
- * periods (headers; CRCs checked once per chunk version: engine/guard/storage-path-backlog.ts) for
+ * periods (headers; CRCs checked once per chunk version: ./storage-path-backlog.ts) for
  * the store_doctor_storage_path_* metrics. Reads only.
  */
 import type { FluentBitConfig } from '../../../shared/model';
-import { StoragePathBacklog, type InputBacklog } from '../../engine/guard/storage-path-backlog';
-import { checksumOf, configuredStoragePath } from '../../engine/storage-path';
+import { StoragePathBacklog, type InputBacklog } from './storage-path-backlog';
+import { checksumOf, configuredStoragePath } from '../storage-path';
 
 export interface StoragePathWatch {
   readonly dir: string;

@@ -1,5 +1,9 @@
 /**
- * The guard's own state, outside the store (`--state-dir D`): per root a folder `D/<bucket>/` with
+ * The shadow folder: a copy of a root's index outside the store, in one module — its layout, its
+ * `root.json`, where it lives by default, how it is read and written. Two writers use it: the
+ * guard daemon (`store-doctor guard --state-dir D`: per root `D/<bucket>/`, shadowDirFor) and
+ * `protect-index --method shadow` (default `$XDG_STATE_HOME/store-doctor/shadow/<hash of root>/`,
+ * defaultShadowDir); `restore-index` reads it. A shadow folder holds
  * - `seq_index_<id>`: the highest value of that output's index file the guard ever read (ASCII
  *   decimal, the same format as Fluent Bit's file and as `protect-index --method shadow`); never
  *   lowered;
@@ -20,10 +24,10 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { atomicWriteFile, ensureStateDir } from '../repair/write';
-import { untrustedReason } from '../repair/write';
-import { safeReadFile } from '../store/safe-read';
-import { parseSeqIndex } from '../store/seq-index';
+import * as os from 'node:os';
+import { atomicWriteFile, ensureStateDir, untrustedReason } from '../write';
+import { safeReadFile } from '../../store/safe-read';
+import { parseSeqIndex } from '../../store/seq-index';
 
 const BUCKET_DIR = /^[a-z0-9][a-z0-9.-]{0,62}$/;
 const MAX_STATE_BYTES = 64 * 1024;
@@ -35,12 +39,25 @@ export function shadowDirFor(stateDir: string, bucket: string): string {
   return path.join(path.resolve(stateDir), name);
 }
 
+/** Default shadow folder of `protect-index --method shadow` / `restore-index`: `$XDG_STATE_HOME|~/.local/state/store-doctor/shadow/<hash of root>/`. */
+export async function defaultShadowDir(rootPath: string): Promise<string> {
+  const real = await fsp.realpath(rootPath).catch(() => path.resolve(rootPath));
+  const base = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  return path.join(base, 'store-doctor', 'shadow', createHash('sha256').update(real).digest('hex').slice(0, 16));
+}
+
+/**
+ * `root.json`: `{ rootPath, dev, ino, recordedAt }`. Read also in the older shape
+ * `{ rootPath, updatedAt }` (protect-index before the two writers were one): without a device and
+ * inode, a shadow matches its root by path only.
+ */
 const rootSchema = z
   .object({ rootPath: z.string().min(1).max(4096), dev: z.number().int().min(0).optional(), ino: z.number().int().min(0).optional() })
   .passthrough();
 const finalSchema = z.record(z.string().regex(/^\d{1,9}$/), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 
-export interface RootIdentity {
+/** Which root a shadow belongs to: its path, and the device and inode of its folder when known. */
+export interface ShadowRoot {
   rootPath: string;
   dev?: number;
   ino?: number;
@@ -52,7 +69,7 @@ export interface ShadowState {
   values: Map<number, number | null>;
   /** Values recorded as final (to be compared with `values`). */
   final: Map<number, number>;
-  root: RootIdentity | null;
+  root: ShadowRoot | null;
   /** What could not be read, one sentence each (a shadow folder is read as hostile input). */
   problems: string[];
 }
@@ -157,17 +174,17 @@ export async function readShadow(dir: string): Promise<ShadowState> {
   return state;
 }
 
-/** Device and inode of a root folder (null when it cannot be stat'ed). */
-export async function rootIdentity(rootPath: string): Promise<RootIdentity> {
+/** The root at `rootPath` as root.json records it (no device and inode when it cannot be stat'ed). */
+export async function shadowRootOf(rootPath: string): Promise<ShadowRoot> {
   const abs = path.resolve(rootPath);
   const st = await fsp.stat(abs).catch(() => null);
   return st ? { rootPath: abs, dev: st.dev, ino: st.ino } : { rootPath: abs };
 }
 
 /** Is the shadow's recorded root the root at `rootPath` (same path, or same device and inode)? */
-export async function sameRoot(recorded: RootIdentity | null, rootPath: string): Promise<boolean> {
+export async function sameRoot(recorded: ShadowRoot | null, rootPath: string): Promise<boolean> {
   if (!recorded) return false;
-  const now = await rootIdentity(rootPath);
+  const now = await shadowRootOf(rootPath);
   if (recorded.rootPath === now.rootPath) return true;
   return recorded.dev !== undefined && recorded.ino !== undefined && recorded.dev === now.dev && recorded.ino === now.ino;
 }
@@ -211,7 +228,7 @@ function serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
  * lower); with `final`, the value the shadow holds afterwards is recorded as final when it is
  * `value` (a lower final value than one already seen is not final: the shadow keeps the higher).
  */
-export function recordValue(dir: string, root: RootIdentity, id: number, value: number, final: boolean): Promise<RecordResult> {
+export function recordValue(dir: string, root: ShadowRoot, id: number, value: number, final: boolean): Promise<RecordResult> {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`seq_index_${id}: ${value} is not an index value the guard keeps`);
   return serial(dir, async () => {
     await mkdirsFor(dir);
@@ -239,4 +256,20 @@ export function recordValue(dir: string, root: RootIdentity, id: number, value: 
 
 async function mkdirsFor(dir: string): Promise<void> {
   await ensureStateDir(dir);
+}
+
+/** Create the guard's --state-dir (0700; a real folder, never a link) that holds its shadow folders. */
+export function ensureShadowStateDir(stateDir: string): Promise<void> {
+  return ensureStateDir(path.resolve(stateDir));
+}
+
+/**
+ * `protect-index --method shadow`: copy the root's values into its shadow folder — each through
+ * recordValue (never lower, atomic, root.json in the one shape), none of them final (a copy taken
+ * while Fluent Bit may run). Returns the values the folder holds afterwards, read back.
+ */
+export async function copyToShadow(dir: string, rootPath: string, writes: { id: number; value: number }[]): Promise<Map<number, number | null>> {
+  const root = await shadowRootOf(rootPath);
+  for (const w of writes) await recordValue(dir, root, w.id, w.value, false);
+  return (await readShadow(dir)).values;
 }

@@ -1,5 +1,6 @@
 /**
- * Requests long-running doors need (the guard) and the fleet view: store.refresh (re-read only
+ * Requests of a live store and the fleet view (named "live", not "guard": the guard daemon's own
+ * requests are guard.*): long-running doors such as the guard daemon use store.refresh (re-read only
  * what changed, merged into the session's report), store.processes (who uses a root: the one
  * check repair/preconditions/write-check.ts makes before every write), fleet.open (a folder of node reports).
  */
@@ -17,9 +18,9 @@ import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
 import { requireRoot } from './registry';
 
-type GuardHandlers = Pick<EngineHandlers, 'store.refresh' | 'store.processes' | 'fleet.open'>;
+type LiveHandlers = Pick<EngineHandlers, 'store.refresh' | 'store.processes' | 'fleet.open'>;
 
-export function guardHandlers(ctx: SessionContext): GuardHandlers {
+export function liveHandlers(ctx: SessionContext): LiveHandlers {
   return {
     'store.refresh': async (input, ec) => {
       const s = ctx.registry.get(input.storeId);

@@ -2,24 +2,24 @@
  * Who uses a guarded root: the processes the guard waits for before it restores. Each look is a
  * session request (`store.processes`, the one running-process check); waiting is a cheap poll of
  * `/proc/<pid>/stat` (./pids.ts). The write pipeline still checks every process before it writes.
+ * What is learnt goes into the root's users state (./root-state.ts) through `root.sendUsers`.
  */
-import type { CliSession } from '../session';
 import { processesGone } from './pids';
-import type { RootWatch } from './root-watch';
+import type { GuardedRoot } from './guarded-root';
+import type { GuardCall } from './call';
 
 export interface UsersContext {
-  call: CliSession['call'];
+  call: GuardCall;
   storeId: string;
   note: (line: string) => void;
 }
 
 /** No process uses the root now (and the ones that do are remembered to wait for). */
-export async function noUsers(ctx: UsersContext, w: RootWatch): Promise<boolean> {
+export async function noUsers(ctx: UsersContext, w: GuardedRoot): Promise<boolean> {
   const r = await ctx.call('store.processes', { storeId: ctx.storeId, rootPath: w.rootPath });
   if (r.uninspectable)
     ctx.note(`${r.uninspectable} processes could not be inspected: run the guard as Fluent Bit's user (or root) so it sees when Fluent Bit exits`);
-  w.pids = r.processes.map((p) => p.pid);
-  w.learned = r.processes.length > 0;
+  w.sendUsers({ kind: 'seen', pids: r.processes.map((p) => p.pid) });
   return r.processes.length === 0;
 }
 
@@ -29,31 +29,29 @@ export async function noUsers(ctx: UsersContext, w: RootWatch): Promise<boolean>
  * the root is found when the restore is refused for it (waitForUsers). Learnt only when one is
  * found: Fluent Bit often holds no file of the root between uploads.
  */
-export function learnUsers(ctx: UsersContext, w: RootWatch): void {
-  w.learning = true;
+export function learnUsers(ctx: UsersContext, w: GuardedRoot): void {
+  w.sendUsers({ kind: 'learning' });
+  let pids: number[] = [];
   void ctx
     .call('store.processes', { storeId: ctx.storeId, rootPath: w.rootPath, fluentBitOnly: true })
     .then((r) => {
-      if (w.restoring) return;
-      w.pids = r.processes.map((p) => p.pid);
-      w.learned = w.pids.length > 0;
+      if (!w.restoring) pids = r.processes.map((p) => p.pid);
     })
     .catch(() => undefined)
-    .finally(() => (w.learning = false));
+    .finally(() => w.sendUsers({ kind: 'seen', pids }));
 }
 
 /** Wait for the processes learnt while Fluent Bit ran, then forget them (the next run is learnt anew). */
-export async function waitForLearnt(w: RootWatch): Promise<void> {
-  if (w.pids.length) await processesGone(w.pids, 60_000);
-  w.pids = [];
-  w.learned = false;
+export async function waitForLearnt(w: GuardedRoot): Promise<void> {
+  if (w.users.kind === 'known') await processesGone(w.users.pids, 60_000);
+  w.sendUsers({ kind: 'gone' });
 }
 
 /**
  * After a refused restore: the processes using the root now (a Fluent Bit still exiting, not seen
  * while it ran). True when there were some and they have exited — plan again at once.
  */
-export async function waitForUsers(ctx: UsersContext, w: RootWatch): Promise<boolean> {
+export async function waitForUsers(ctx: UsersContext, w: GuardedRoot): Promise<boolean> {
   const use = await ctx.call('store.processes', { storeId: ctx.storeId, rootPath: w.rootPath });
   if (!use.processes.length) return false;
   ctx.note(`waiting for ${use.processes.map((p) => `${p.command} (pid ${p.pid})`).join(', ')} to exit`);
