@@ -129,7 +129,7 @@ export function sortAtRiskFirst(nodes: PromFleetNode[]): PromFleetNode[] {
 }
 
 /** Seconds as "45 s", "12 min", "3.5 h", "2.0 d"; "—" for null. */
-export function formatAge(s: number | null): string {
+export function formatSeconds(s: number | null): string {
   if (s === null) return '—';
   if (s >= 86400) return `${(s / 86400).toFixed(1)} d`;
   if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;

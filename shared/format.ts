@@ -1,5 +1,10 @@
 /** Display helpers both the CLI and the renderer use (presentation only, no domain facts). */
 
+/** `1 chunk`, `2 chunks`: a count with its noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Bytes in binary units: `512 B`, `4.0 KiB`, `1.1 MiB`; `—` when unknown. */
 export function formatBytes(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return '—';

@@ -11,7 +11,7 @@ const UNITS: Record<string, [string, string]> = {
   replay: ['chunk', 'chunks'],
 };
 
-export function plural(task: string, n: number): string {
+export function taskCount(task: string, n: number): string {
   const [one, many] = UNITS[task] ?? ['item', 'items'];
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
@@ -32,7 +32,7 @@ export function progressFigures(p: Progress, elapsed: number) {
   const fraction = total ? Math.min(1, value / total) : null;
   const rate = elapsed > 0 ? value / elapsed : null;
   const eta = fraction !== null && rate ? (total! - value) / rate : null;
-  const count = p.total !== null && p.total !== undefined ? `${p.done.toLocaleString('en-US')}/${plural(p.task, p.total)}` : plural(p.task, p.done);
+  const count = p.total !== null && p.total !== undefined ? `${p.done.toLocaleString('en-US')}/${taskCount(p.task, p.total)}` : taskCount(p.task, p.done);
   const bytes = p.bytes != null ? (byBytes ? `${formatBytes(p.bytes)}/${formatBytes(p.totalBytes)}` : formatBytes(p.bytes)) : null;
   const rateText =
     rate === null ? null : byBytes || p.bytes != null ? `${formatBytes(Math.round(elapsed > 0 ? (p.bytes ?? 0) / elapsed : 0))}/s` : `${rate.toFixed(1)}/s`;

@@ -197,19 +197,25 @@ export async function openDiagnosed(
         );
       outputId = o.id;
     }
-    const offlineIds = new Set<number>();
-    if (src.listing.length || src.versions.length || src.multipart.length) {
+    const diagnose = () => session.call('diagnose.run', { storeId, at: src.at, outputId });
+    // The one diagnosis of this command. It is taken early only when --live needs to know which
+    // outputs the offline files already cover, and taken again only when a live listing came in.
+    let diagnosis: Diagnosis | null = null;
+    if (src.listing.length || src.versions.length || src.multipart.length)
       await session.call('evidence.importFiles', { storeId, outputId, listing: src.listing, versions: src.versions, multipart: src.multipart }, work);
-      const d0 = await session.call('diagnose.run', { storeId, at: src.at, outputId });
-      for (const o of d0.outputs) if (o.indexEvidence.coverage !== 'none' && o.indexEvidence.coverage !== 'unusable') offlineIds.add(o.id);
-    }
     if (src.live) {
       if (!config) throw new CliError('--live needs --config: the key format decides which prefixes to list', EXIT.USAGE);
+      const offlineIds = new Set<number>();
+      if (src.listing.length || src.versions.length || src.multipart.length) {
+        diagnosis = await diagnose();
+        for (const o of diagnosis.outputs) if (o.indexEvidence.coverage !== 'none' && o.indexEvidence.coverage !== 'unusable') offlineIds.add(o.id);
+      }
       const ids = config.outputs.filter((o) => o.s3 && (outputId === undefined || o.id === outputId) && !offlineIds.has(o.id)).map((o) => o.id);
+      if (ids.length) diagnosis = null;
       for (const id of ids)
         await session.call('evidence.live', { storeId, outputId: id, connection: src.live, at: src.at, fullListing: src.fullListing || undefined }, work);
     }
-    const diagnosis = await session.call('diagnose.run', { storeId, at: src.at, outputId });
+    diagnosis ??= await diagnose();
     const commands: CommandContext = {
       store,
       config: src.configPath ?? null,

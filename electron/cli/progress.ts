@@ -11,7 +11,7 @@ import { escapeField } from '../../shared/escape';
 import type { SingleBar } from 'cli-progress';
 import type { Progress } from '../../shared/model';
 import { formatBytes } from '../../shared/format';
-import { plural, progressFigures, seconds } from '../../shared/progress';
+import { taskCount, progressFigures, seconds } from '../../shared/progress';
 
 export { progressFigures } from '../../shared/progress';
 
@@ -28,7 +28,7 @@ const paint = (on: boolean, code: string, text: string) => (on ? `\x1b[${code}m$
 /** The one line a finished task leaves: `scan: 12 files, 1.1 MiB in 0.3 s (3.4 MiB/s)`. */
 export function summaryLine(p: Progress, elapsed: number, color = false): string {
   const f = progressFigures(p, elapsed);
-  const what = [plural(p.task, p.done), ...(p.bytes != null ? [formatBytes(p.bytes)] : [])].join(', ');
+  const what = [taskCount(p.task, p.done), ...(p.bytes != null ? [formatBytes(p.bytes)] : [])].join(', ');
   return `${paint(color, '32', '✓')} ${p.task}: ${what} in ${seconds(elapsed)}${f.rate && elapsed >= 0.05 ? ` (${f.rate})` : ''}`;
 }
 

@@ -7,7 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import type { Command } from 'commander';
 import { escapeField as e } from '../../../shared/escape';
-import { formatAge as duration, type PrometheusConnection, type PromFleet } from '../../../shared/fleet-prom';
+import { formatSeconds as duration, type PrometheusConnection, type PromFleet } from '../../../shared/fleet-prom';
 import { CliError, EXIT, printJson, printText } from '../output';
 import { withSession } from '../session';
 

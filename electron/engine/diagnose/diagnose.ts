@@ -47,7 +47,7 @@ export interface DiagnoseInput {
 
 export { SEVERITY_ORDER, bySeverity, worstSeverity } from '../../../shared/severity';
 
-function evidenceMap(e: DiagnoseInput['evidence']): Map<number, S3Evidence> {
+function evidenceById(e: DiagnoseInput['evidence']): Map<number, S3Evidence> {
   if (!e) return new Map();
   if (e instanceof Map) return e;
   return new Map(Object.entries(e).map(([k, v]) => [Number(k), v]));
@@ -66,7 +66,7 @@ function defaultAt(evidence: Map<number, S3Evidence>): Date {
 
 export function diagnose(input: DiagnoseInput): Diagnosis {
   const { report, config } = input;
-  const evidence = evidenceMap(input.evidence);
+  const evidence = evidenceById(input.evidence);
   const at = input.at ?? defaultAt(evidence);
   const version: VersionView = resolveVersion(input.fluentBit ?? null, report);
   const outputOf = (t: Target) => config?.outputs.find((o) => o.id === t.id) ?? null;

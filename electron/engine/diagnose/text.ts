@@ -1,5 +1,7 @@
 /** Small text helpers for findings: index ranges, lists with a cap, ISO times, plurals. */
-import { formatBytes } from '../../../shared/format';
+import { formatBytes, plural } from '../../../shared/format';
+
+export { plural };
 
 /** `[0,1,2,3,7,9,10]` → `0–3, 7, 9–10`. */
 export function indexRanges(values: number[]): string {
@@ -24,10 +26,6 @@ export function isoOrNull(s: string | null | undefined): string | null {
   if (!s) return null;
   const t = Date.parse(s);
   return Number.isNaN(t) ? null : new Date(t).toISOString();
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** 1.2 MB, 3.4 kB, 12 B. */

@@ -18,29 +18,31 @@ export function errorCode(err: unknown): string {
   return e.name && e.name !== 'Error' ? e.name : (e.Code ?? e.code ?? 'Error');
 }
 
-export function httpStatus(err: unknown): number | null {
+export function statusCodeOf(err: unknown): number | null {
   return parts(err).$metadata?.httpStatusCode ?? null;
 }
 
 /** 403 / AccessDenied / AllAccessDisabled / a missing permission. */
 export function isAccessDenied(err: unknown): boolean {
   const code = errorCode(err);
-  return httpStatus(err) === 403 || code === 'AccessDenied' || code === 'AllAccessDisabled' || code === 'Forbidden';
+  return statusCodeOf(err) === 403 || code === 'AccessDenied' || code === 'AllAccessDisabled' || code === 'Forbidden';
 }
 
 export function isNoSuchBucket(err: unknown): boolean {
-  return errorCode(err) === 'NoSuchBucket' || (httpStatus(err) === 404 && /bucket/i.test(parts(err).message ?? ''));
+  return errorCode(err) === 'NoSuchBucket' || (statusCodeOf(err) === 404 && /bucket/i.test(parts(err).message ?? ''));
 }
 
+/** The request was cancelled: the signal fired, or the error is an abort (`AbortError`, Node's `ABORT_ERR`). */
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  const name = parts(err).name;
-  return !!signal?.aborted || name === 'AbortError';
+  if (signal?.aborted) return true;
+  const e = parts(err);
+  return e.name === 'AbortError' || e.code === 'ABORT_ERR';
 }
 
 /** One line for notes and errors: code, HTTP status, message. Never includes credentials. */
 export function describeS3Error(err: unknown): string {
   const e = parts(err);
-  const status = httpStatus(err);
+  const status = statusCodeOf(err);
   const msg = redactSecrets((e.message ?? '').replace(/\s+/g, ' ').trim());
   const code = errorCode(err);
   return [code, status ? `(HTTP ${status})` : '', msg && msg !== code ? `: ${msg}` : ''].join(' ').replace(/ +:/, ':').trim();

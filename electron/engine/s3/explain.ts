@@ -4,7 +4,7 @@
  * ("Could not load credentials from any providers", `connect ECONNREFUSED …`). The callers add
  * what was and was not changed. Never includes a secret.
  */
-import { describeS3Error, errorCode, httpStatus } from './errors';
+import { describeS3Error, errorCode, statusCodeOf } from './errors';
 
 export interface ExplainContext {
   bucket: string;
@@ -45,7 +45,7 @@ export function explainS3Error(err: unknown, ctx: ExplainContext): string {
   const e = (err ?? {}) as { name?: string; message?: string };
   const message = e.message ?? String(err);
   const code = errorCode(err);
-  const status = httpStatus(err);
+  const status = statusCodeOf(err);
   const sys = sysCode(err);
   const creds = ctx.credentials ? ` (credentials: ${ctx.credentials})` : '';
   if (e.name === 'CredentialsProviderError' || /Could not load credentials/i.test(message))

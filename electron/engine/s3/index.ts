@@ -30,7 +30,7 @@ export {
   type VersioningStatus,
 } from './list';
 export { parseOfflineEvidence, loadOfflineEvidence, readOfflineDocuments, OfflineEvidenceError, type OfflineDocument, type OfflineDocKind } from './offline';
-export { S3EvidenceError, isAccessDenied, isNoSuchBucket, describeS3Error } from './errors';
+export { S3EvidenceError, isAbort, isAccessDenied, isNoSuchBucket, describeS3Error } from './errors';
 export { explainS3Error, isS3Failure, type ExplainContext } from './explain';
 export { describeTarget, testConnection, credentialSourceOf, credentialSourceHint } from './target';
 export { splitSegments, keyMatcher, formatLiteralPrefix, timeChainAt } from './format-segments';

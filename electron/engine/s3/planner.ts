@@ -58,7 +58,7 @@ export interface ListForKeyFormatOptions {
   tagMayContainSlash?: boolean;
 }
 
-export interface ScanJob {
+export interface ListingJob {
   prefix: string;
   startAfter?: string;
   label: string;
@@ -69,7 +69,7 @@ export interface PlanState {
   opts: ListForKeyFormatOptions;
   counter: RequestCounter;
   notes: Set<string>;
-  scans: ScanJob[];
+  scans: ListingJob[];
   complete: boolean;
 }
 
@@ -108,7 +108,7 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
   };
 
   /** Lists one scan job; returns how many matching keys it found. */
-  const scan = async (job: ScanJob): Promise<number> => {
+  const scan = async (job: ListingJob): Promise<number> => {
     state.scans.push(job);
     let found = 0;
     const range = { prefix: job.prefix, startAfter: job.startAfter, maxKeys: opts.maxKeys };
@@ -167,7 +167,7 @@ export async function listForKeyFormat(client: S3Client, opts: ListForKeyFormatO
     const prefix = base + seg.literalHead;
     const chain = since !== null ? timeChainAt(segments, i) : null;
     if (chain && since !== null) {
-      const job: ScanJob = { prefix, startAfter: base + renderChain(chain, new Date(since)), label: '' };
+      const job: ListingJob = { prefix, startAfter: base + renderChain(chain, new Date(since)), label: '' };
       job.label = `${prefix || '(bucket)'} keys after ${job.startAfter}`;
       pool.add(
         guarded('list', prefix, async () => {

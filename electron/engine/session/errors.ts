@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { ContractError } from '../../../shared/contract';
 import { escapeField } from '../../../shared/escape';
+import { isAbort } from '../s3';
 import { redactSecrets } from '../s3/redact';
 import { EngineError } from '../engine-error';
 
@@ -26,12 +27,6 @@ function firstLine(text: string): string {
 
 function clip(text: string, max = 600): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  if (signal?.aborted) return true;
-  const e = err as { name?: string; code?: string } | null;
-  return !!e && (e.name === 'AbortError' || e.code === 'ABORT_ERR');
 }
 
 /** Map anything thrown inside a request to a ContractError. */

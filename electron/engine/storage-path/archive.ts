@@ -10,7 +10,7 @@ import * as tar from 'tar-stream';
 import type { EngineChunkInfo, FluentBitConfig, StoragePathReport } from '../../../shared/model';
 import { checkEntryLimits, sniffArchive, splitEntryPath } from '../store/archive-source';
 import { analyzeEngineChunk } from './chunk';
-import { buildReport, MAX_ENGINE_CHUNK, streamOf } from './scan';
+import { buildReport, MAX_ENGINE_CHUNK, engineStreamOf } from './scan';
 
 /** The archive format of `file`, or null when it is not a tar. */
 export async function archiveKind(file: string): Promise<{ gzip: boolean } | null> {
@@ -86,7 +86,7 @@ export async function scanStoragePathArchive(file: string, opts: { config?: Flue
   const streams = [...byStream.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, chunks]) =>
-      streamOf(
+      engineStreamOf(
         name,
         chunks.sort((a, b) => (a.name < b.name ? -1 : 1)),
       ),

@@ -111,13 +111,13 @@ async function scanStream(root: string, name: string, ignored: StoragePathReport
       });
       continue;
     }
-    chunks.push(await readChunk(dir, name, e.name));
+    chunks.push(await readEngineChunk(dir, name, e.name));
   }
-  return streamOf(name, chunks);
+  return engineStreamOf(name, chunks);
 }
 
 /** A stream's summary from its analysed chunks. */
-export function streamOf(name: string, chunks: EngineChunkInfo[]): EngineStreamInfo {
+export function engineStreamOf(name: string, chunks: EngineChunkInfo[]): EngineStreamInfo {
   const m = STREAM_RE.exec(name);
   const times = chunks
     .flatMap((c) => [c.firstTime, c.lastTime])
@@ -136,7 +136,7 @@ export function streamOf(name: string, chunks: EngineChunkInfo[]): EngineStreamI
 }
 
 /** Read and analyze one chunk file (exported for salvage: it re-reads right before writing). */
-export async function readChunk(dir: string, stream: string, name: string): Promise<EngineChunkInfo> {
+export async function readEngineChunk(dir: string, stream: string, name: string): Promise<EngineChunkInfo> {
   return (await readChunkBytes(dir, stream, name)).info;
 }
 

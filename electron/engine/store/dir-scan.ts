@@ -11,7 +11,8 @@ import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
 import { StringPool } from './chunk-info';
 import { classifyRoot, classifyStream, streamKind } from './classify';
 import { pushAll } from '../../../shared/arrays';
-import { isWritable, listDir, walkDir, writability } from './dir-source';
+import { plural } from '../../../shared/format';
+import { isWritable, listNode, walkDir, writability } from './dir-source';
 import { StoreError } from './errors';
 import { isoFromMs } from './io';
 import { notRegularReason, safeReadFile } from './safe-read';
@@ -23,10 +24,6 @@ import { nameOf, pathOf, readHere, take, type Batch, type SeqItem, type StreamWo
 
 /** Files per batch handed to a worker (or read in one go on this thread). */
 const BATCH = 512;
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Default worker count: STORE_DOCTOR_SCAN_WORKERS when set, else one per core besides this one (1..3). */
 function defaultWorkers(): number {
@@ -42,7 +39,7 @@ async function listStreams(r: { node: TreeNode; path: string }, streams: TreeNod
   const lister = async () => {
     while (i < todo.length) {
       const k = i++;
-      await listDir(todo[k], `${r.path}/${todo[k].name}`, found[k], true);
+      await listNode(todo[k], `${r.path}/${todo[k].name}`, found[k], true);
     }
   };
   await Promise.all(Array.from({ length: Math.min(conc, todo.length) }, lister));
@@ -88,7 +85,7 @@ export async function scanDirectory(
   const seqs: SeqItem[] = [];
   let total = 0;
   for (const r of roots) {
-    if (r.node.children === undefined) await listDir(r.node, r.path, problems);
+    if (r.node.children === undefined) await listNode(r.node, r.path, problems);
     const streams = [...(r.node.children?.values() ?? [])].filter((s) => s.type === 'directory' && !s.name.startsWith('.'));
     await listStreams(r, streams, conc, problems);
     let denied = 0;
@@ -128,7 +125,7 @@ export async function scanDirectory(
     }
     const im = r.node.children?.get('sequence')?.children?.get('index_metadata');
     if (im?.type === 'directory') {
-      if (im.children === undefined) await listDir(im, `${r.path}/sequence/index_metadata`, problems);
+      if (im.children === undefined) await listNode(im, `${r.path}/sequence/index_metadata`, problems);
       for (const f of im.children?.values() ?? []) {
         // Every seq_index_* entry is reported: one that is not a regular file is a problem, never silently "missing".
         if (f.name.startsWith('.') || !f.name.startsWith('seq_index_')) continue;

@@ -36,7 +36,7 @@ async function readEntries(dir: string | Buffer): Promise<{ entries: fs.Dirent[]
  * folders about to be read), regular non-dot files with UTF-8 names are kept by name only in
  * `node.files` (no node each); everything else becomes a child node as usual.
  */
-export async function listDir(node: TreeNode, shown: string, problems: StoreProblem[], compact = false): Promise<void> {
+export async function listNode(node: TreeNode, shown: string, problems: StoreProblem[], compact = false): Promise<void> {
   if (!node.fsPath) return;
   node.children = new Map();
   const files: string[] | undefined = compact ? (node.files = []) : undefined;
@@ -98,7 +98,7 @@ async function followRootLinks(node: TreeNode, shown: string, problems: StorePro
     const st = await fs.promises.stat(c.fsPath).catch(() => null);
     if (!st?.isDirectory()) continue;
     const probe = newDir(c.name, { fsPath: c.fsPath });
-    await listDir(probe, `${shown}/${c.name}`, []);
+    await listNode(probe, `${shown}/${c.name}`, []);
     if (probe.listError || !hasStreamFolders(probe)) continue;
     Object.assign(c, { type: 'directory', children: probe.children, followedLink: c.linkTarget ?? '?' });
     problems.push({
@@ -133,7 +133,7 @@ export async function writability(p: string | Buffer): Promise<{ writable: boole
 
 /**
  * Walk `abs` (a directory) `depth` levels: the top, its children, and so on. Directories deeper
- * than that keep `children === undefined` until {@link listDir} is called on them, and so do the
+ * than that keep `children === undefined` until {@link listNode} is called on them, and so do the
  * folders of a directory that holds a stream-named folder: they are streams, which the layout
  * decision never looks into (the scan lists them when it reads them).
  */
@@ -146,7 +146,7 @@ export async function walkDir(abs: string, depth: number, problems: StoreProblem
     const work = async () => {
       while (i < level.length) {
         const item = level[i++];
-        await listDir(item.node, item.shown, problems);
+        await listNode(item.node, item.shown, problems);
         // Bucket roots are one or two levels down (a store_dir, a bundle): a symlink there may be one.
         if (d <= 1) await followRootLinks(item.node, item.shown, problems);
         const kids = [...(item.node.children?.values() ?? [])];

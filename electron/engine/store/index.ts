@@ -5,7 +5,7 @@
  * or a page of its records, parse seq_index files, and watch a live store. Never writes.
  */
 export { scanStore, type ScanStoreOptions } from './scan';
-export { readChunk, readRecords, splitArchivePath } from './read';
+export { readChunk, readRecords } from './read';
 export { liveWatch, type StoreWatcher } from './watch';
 export { StoreError } from './errors';
 export { parseSeqIndex, seqIndexInfo, type ParsedSeqIndex } from './seq-index';

@@ -33,7 +33,7 @@ function fsPathOf(rootPath: string, parts: string[]): string | Buffer {
 }
 
 /** Split `archive!/inside` into the archive path and the path inside; null for a directory root. */
-export function splitArchivePath(rootPath: string): { archive: string; inside: string[] } | null {
+export function archiveEntryOf(rootPath: string): { archive: string; inside: string[] } | null {
   const i = rootPath.indexOf('!/');
   if (i < 0) return null;
   return { archive: rootPath.slice(0, i), inside: splitEntryPath(rootPath.slice(i + 2)) ?? [] };
@@ -114,7 +114,7 @@ export async function readChunk(
     const info = infoFor(chunkPath, rootPath, { name: parts[1], type: 'file', size, mtime, mode: null, analysis });
     result = { info, meta: analysis.meta ?? Buffer.alloc(0), content: analysis.content ?? Buffer.alloc(0), headerHex: head.toString('hex') };
   };
-  const arch = splitArchivePath(rootPath);
+  const arch = archiveEntryOf(rootPath);
   if (arch) {
     const found = await withArchiveEntry(arch.archive, [...arch.inside, ...parts], analyse);
     if (!found) throw new StoreError(`${rootPath}/${chunkPath}: no such chunk in the archive`, `${rootPath}/${chunkPath}`);
@@ -150,7 +150,7 @@ async function* fileBlocks(fd: number, size: number): AsyncIterable<Buffer> {
 export async function readRecords(storePath: string, rootPath: string, chunkPath: string, offset: number, limit: number): Promise<RecordPage> {
   void storePath;
   const parts = checkRel(chunkPath);
-  const arch = splitArchivePath(rootPath);
+  const arch = archiveEntryOf(rootPath);
   let page: RecordPage | null = null;
   if (arch) {
     const found = await withArchiveEntry(arch.archive, [...arch.inside, ...parts], async (size, _mtime, body) => {

@@ -9,7 +9,7 @@ import type { ChunkInfo, RootReport, SeqIndexInfo, StoreProblem, StoreUpdate, St
 import { MULTIPART_CAP, SEQ_CAP } from './archive-source';
 import { chunkInfoOf, StringPool } from './chunk-info';
 import { classifyStream, finishRoot, ignoredReason, streamKind } from './classify';
-import { isWritable, listDir } from './dir-source';
+import { isWritable, listNode } from './dir-source';
 import { describeFsError } from './errors';
 import { analyzeFileSync, isoFromMs } from './io';
 import { safeReadFile } from './safe-read';
@@ -38,7 +38,7 @@ async function exists(p: string): Promise<boolean> {
 async function refreshStream(rootPath: string, old: StreamInfo | undefined, name: string, changed: Set<string>, problems: StoreProblem[]): Promise<StreamInfo> {
   const dir = path.join(rootPath, name);
   const node = newDir(name, { fsPath: dir });
-  await listDir(node, `${rootPath}/${name}`, problems, true);
+  await listNode(node, `${rootPath}/${name}`, problems, true);
   node.writable = await isWritable(dir);
   const kind = streamKind(name);
   const before = new Map((old?.chunks ?? []).map((c) => [c.name, c] as const));

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { plural } from '../../../shared/format';
 import type { Progress, RootReport, StoreProblem, StoreReport, StoreSourceInfo } from '../../../shared/model';
 import { classifyRoot } from './classify';
 import { StringPool } from './chunk-info';
@@ -27,10 +28,6 @@ export interface ScanStoreOptions {
   workers?: number;
   /** Fewest chunk files for which workers are used (default 4096). */
   workerThreshold?: number;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 async function scanArchive(

@@ -14,7 +14,7 @@ export interface PromRowsQuery {
   sort: { key: PromColumn | null; desc: boolean };
 }
 
-export { formatAge as formatSeconds } from '../../../shared/fleet-prom';
+export { formatSeconds } from '../../../shared/fleet-prom';
 
 /** At most this many rows are rendered at once (the rest: refine the search or show more). */
 export const ROW_WINDOW = 300;
