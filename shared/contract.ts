@@ -26,6 +26,7 @@ import type {
   StoreUpdate,
 } from './model';
 import type { FleetSummary } from './fleet';
+import { REPAIR_ACTIONS } from './model/repair';
 import { prometheusConnectionSchema, type PromFleet, type PromNodeSeries } from './fleet-prom';
 
 const id = z.string().min(1).max(200);
@@ -48,7 +49,7 @@ export const connectionSchema = z
 
 export const documentSchema = z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }).strict();
 
-export const repairActionSchema = z.enum(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo', 'salvage']);
+export const repairActionSchema = z.enum(REPAIR_ACTIONS);
 
 const isoTime = z.string().datetime({ offset: true });
 

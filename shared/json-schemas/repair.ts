@@ -178,6 +178,15 @@ const basisSchema = z
     config: z.string().nullable(),
     evidence: z.string().nullable(),
     files: z.array(z.object({ path: z.string(), state: z.string().describe('sha256:<hex>, stat:<size>:<mtimeMs>:<ino>, dir or absent') }).loose()),
+    root: z
+      .object({
+        path: z.string(),
+        folder: z.object({ real: z.string(), dev: z.number(), ino: z.number() }).loose().nullable().describe('what the root resolved to; null: unresolved'),
+        problem: z.string().optional(),
+      })
+      .loose()
+      .optional()
+      .describe('the folder the plan’s root resolved to when planned (a symlinked root swapped since makes the plan stale)'),
   })
   .loose()
   .describe('what the plan rests on; applying refuses when any of it changed');

@@ -2,7 +2,9 @@
 import type { PlanDetails } from './plan-details';
 import type { RootReport, SeqIndexInfo, SequenceInfo, StreamInfo } from './store';
 
-export type RepairAction = 'repair-index' | 'protect-index' | 'restore-index' | 'undo' | 'replay' | 'multipart' | 'recover-versions' | 'salvage';
+/** Every write action's name, spelled once (the contract's enum and the engine's registry of actions derive from it). */
+export const REPAIR_ACTIONS = ['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'recover-versions', 'undo', 'salvage'] as const;
+export type RepairAction = (typeof REPAIR_ACTIONS)[number];
 
 export interface PlanStep {
   /** `write-file`, `mkdir`, `move`, `put-object`, `complete-upload`, `abort-upload`, `copy-object`, … */
@@ -67,6 +69,21 @@ export interface PlanBasis {
   evidence: string | null;
   /** State of each local file or folder the plan changes: `sha256:<hex>`, `stat:<size>:<mtimeMs>:<ino>`, `dir`, `absent`. */
   files: { path: string; state: string }[];
+  /** The folder the plan's root resolved to (absent: the plan has no root). */
+  root?: PlanRoot;
+}
+
+/**
+ * What a plan's root was when it was planned: the folder it resolved to (a bucket root may be a
+ * symlink, which Fluent Bit follows). A link swapped afterwards — to another folder, even one that
+ * looks the same — makes the plan stale.
+ */
+export interface PlanRoot {
+  /** The root as the plan names it. */
+  path: string;
+  /** Its realpath, device and inode; null when it could not be resolved (then `problem`). */
+  folder: { real: string; dev: number; ino: number } | null;
+  problem?: string;
 }
 
 /** What an apply changed on disk, re-read once with the scanner's own parsers (so no door rescans the store). */

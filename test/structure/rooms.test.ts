@@ -26,7 +26,8 @@ const ROOMS: Record<string, string[]> = {
   undo: ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions'],
   bucket: ['outcome', 'write', 'journal', 'preconditions', 'index-actions'],
   salvage: ['outcome', 'write', 'journal', 'preconditions'],
-  '': ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage'],
+  actions: ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage'],
+  '': ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage', 'actions'],
 };
 
 function files(dir: string): string[] {

@@ -15,6 +15,8 @@
  * - confinement: resolveWriteRoot, rootIdentity (a root is resolved once; nothing is written through a link)
  * - multipart: planMultipart, applyMultipart; versions: planRecoverVersions, applyRecoverVersions
  * - planAction(action, diagnosisContext, opts): the one planner of every action, for every door
+ * - ACTIONS / actionDef(name): the registry — per action its planner, applier, write root, where it
+ *   writes, journal, bucket needs and request refusals (actions/, one module per action)
  * - applyPlan(plan, opts): apply any of the plans above; RefusedError when refused.
  */
 export { atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact, sweepStaleTemps, type AtomicWriteHooks } from './write';
@@ -61,5 +63,6 @@ export { planRecoverVersions, applyRecoverVersions, type RecoverInput } from './
 export { applyPlan, type ApplyPlanOptions } from './apply';
 export { planSalvage, applySalvage } from './salvage';
 export { planStoreSalvage, salvageStoreChunk, storeRootOf } from './salvage';
-export { planAction, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions } from './plan-action';
+export { planAction } from './plan-action';
+export { ACTIONS, actionDef, pickTarget, rootOf, confirmPhrase, ActionInputError, type DiagnosisContext, type ActionOptions, type ActionDef } from './actions';
 export { RefusedError, assertNotRefused } from './outcome';

@@ -6,7 +6,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import type { FluentBitConfig, PlanBasis, RootReport, S3Evidence, StoreReport, StreamInfo } from '../../../shared/model';
+import type { FluentBitConfig, PlanBasis, PlanRoot, RootReport, S3Evidence, StoreReport, StreamInfo } from '../../../shared/model';
 
 const memo = new WeakMap<object, string>();
 
@@ -100,6 +100,8 @@ export function basisChanges(then: PlanBasis, now: PlanBasis): string[] {
   if (then.config !== now.config)
     out.push(now.config === null ? 'the Fluent Bit config was unloaded' : 'the Fluent Bit config is not the one the plan was made with');
   if (then.evidence !== now.evidence) out.push(now.evidence === null ? 'the bucket evidence is gone' : 'the bucket evidence was replaced or changed');
+  if (then.root && !sameRoot(then.root, now.root))
+    out.push(`${then.root.path} (root folder) changed (${rootText(then.root)} then, ${now.root ? rootText(now.root) : 'no root'} now)`);
   const nowFiles = new Map(now.files.map((f) => [f.path, f.state] as const));
   for (const f of then.files) {
     const cur = nowFiles.get(f.path) ?? 'absent';
@@ -109,4 +111,16 @@ export function basisChanges(then: PlanBasis, now: PlanBasis): string[] {
       );
   }
   return out;
+}
+
+function sameRoot(a: PlanRoot, b: PlanRoot | undefined): boolean {
+  if (!b) return false;
+  const x = a.folder;
+  const y = b.folder;
+  if (!x || !y) return !x && !y && a.problem === b.problem;
+  return x.real === y.real && x.dev === y.dev && x.ino === y.ino;
+}
+
+function rootText(r: PlanRoot): string {
+  return r.folder ? `${r.folder.real}, device ${r.folder.dev} inode ${r.folder.ino}` : `unresolved: ${r.problem}`;
 }

@@ -9,10 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlanStep, ProcessCheck, RepairPlan } from '../../../shared/model';
-import { findProcessesUsing, REPLAY_JOURNAL, TOOL_DIR } from '../repair';
-
-/** Actions that write the undo journal of their root. */
-const JOURNALED = new Set(['repair-index', 'protect-index', 'restore-index', 'replay', 'multipart', 'salvage']);
+import { ACTIONS, findProcessesUsing, REPLAY_JOURNAL, TOOL_DIR } from '../repair';
 
 function blocked(plan: RepairPlan): boolean {
   return plan.steps.length === 0 || plan.refusals.some((r) => !r.forceable);
@@ -24,7 +21,7 @@ export function bookkeepingSteps(plan: RepairPlan): PlanStep[] {
     const journal = plan.details?.kind === 'undo' ? plan.details.journal : null;
     return journal ? [{ kind: 'append-journal', target: journal, description: 'record in the undo journal that the action was undone (fsynced)' }] : [];
   }
-  if (!JOURNALED.has(plan.action) || !plan.rootPath) return [];
+  if (!ACTIONS[plan.action].journaled || !plan.rootPath) return [];
   const tool = path.join(plan.rootPath, TOOL_DIR);
   const steps: PlanStep[] = [];
   if (!fs.existsSync(tool))
@@ -58,7 +55,7 @@ export function bookkeepingSteps(plan: RepairPlan): PlanStep[] {
 
 /** Local writes only (recover-versions writes to the bucket); nothing for a refused plan. */
 export async function processCheckOf(plan: RepairPlan): Promise<ProcessCheck | undefined> {
-  if (blocked(plan) || plan.action === 'recover-versions' || !plan.rootPath || !fs.existsSync(plan.rootPath)) return undefined;
+  if (blocked(plan) || !ACTIONS[plan.action].writes.includes('store') || !plan.rootPath || !fs.existsSync(plan.rootPath)) return undefined;
   const use = await findProcessesUsing(plan.rootPath);
   const processes = use.processes.map((p) => ({ pid: p.pid, command: p.command }));
   let text: string;

@@ -7,10 +7,10 @@
  */
 import * as path from 'node:path';
 import type { Door, RepairPlanRequest } from '../../../shared/contract';
-import type { Progress, RepairAction, RepairResult, SeqIndexInfo, StoreUpdate } from '../../../shared/model';
+import type { Progress, RepairResult, SeqIndexInfo, StoreUpdate } from '../../../shared/model';
 import { mergeStoreUpdate } from '../../../shared/store-update';
 import { selectTargets } from '../diagnose';
-import { ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, planningScope, rootIdentity, type ActionOptions } from '../repair';
+import { ACTIONS, ActionInputError, applyPlan, confirmPhrase, pickTarget, planAction, planningScope, rootIdentity, type ActionOptions } from '../repair';
 import { clientForOutput } from '../s3';
 import { refreshRoot } from '../store/refresh';
 import { diagnosisContext, evidenceMap } from './context';
@@ -24,11 +24,6 @@ export interface WorkOptions {
   signal?: AbortSignal;
   onProgress?: (p: Progress) => void;
 }
-
-/** Actions that write to the bucket and so need an S3 connection to apply. */
-const S3_WRITERS: ReadonlySet<RepairAction> = new Set(['replay', 'multipart', 'recover-versions']);
-/** Actions whose plan itself asks the bucket (ListParts, ListObjectVersions). */
-const S3_PLANNERS: ReadonlySet<RepairAction> = new Set(['multipart', 'recover-versions']);
 
 function actionOptions(req: RepairPlanRequest): ActionOptions {
   return {
@@ -51,7 +46,7 @@ function actionOptions(req: RepairPlanRequest): ActionOptions {
 function targetOf(s: StoreSession, req: RepairPlanRequest) {
   if (req.action === 'undo') return null;
   try {
-    return pickTarget(s, { outputId: req.outputId }, !S3_PLANNERS.has(req.action) && req.action !== 'replay');
+    return pickTarget(s, { outputId: req.outputId }, ACTIONS[req.action].indexAction);
   } catch {
     return null;
   }
@@ -76,17 +71,11 @@ async function planNow(s: StoreSession, door: Door, req: RepairPlanRequest, opts
   }
   const ctx = diagnosisContext(s, req.at);
   const target = targetOf(s, req);
-  const client = S3_PLANNERS.has(req.action) && req.connection ? clientForOutput(target?.s3 ?? null, req.connection) : null;
+  const def = ACTIONS[req.action];
+  const client = def.bucket.plan && req.connection ? clientForOutput(target?.s3 ?? null, req.connection) : null;
   try {
-    if (S3_PLANNERS.has(req.action) && !client && !(req.action === 'recover-versions' && target && ctx.evidence.get(target.id)?.versions)) {
-      throw new EngineError('refused', `${req.action} asks the bucket while it plans: give the S3 connection`);
-    }
-    if ((req.action === 'repair-index' || req.action === 'restore-index') && target && !target.hasIndex) {
-      throw new EngineError(
-        'refused',
-        `${target.displayName} has no $INDEX in its s3_key_format (${target.keyFormat || 'unknown'}): there is no index to ${req.action === 'repair-index' ? 'repair' : 'restore'} for it`,
-      );
-    }
+    const refused = def.refuseRequest({ target, connection: !!client, versionsEvidence: !!(target && ctx.evidence.get(target.id)?.versions) });
+    if (refused) throw new EngineError('refused', refused);
     const plan = await planAction(req.action, ctx, { ...actionOptions(req), client, signal: opts.signal });
     plan.confirm = plan.action === 'undo' ? undoPhrase(s, plan.rootPath) : target ? confirmPhrase(s, target) : undefined;
     plan.forced = !!req.force;
@@ -109,7 +98,7 @@ async function planNow(s: StoreSession, door: Door, req: RepairPlanRequest, opts
  */
 async function planBasis(s: StoreSession, plan: { rootPath: string | null }, outputId: number | null, paths: string[]) {
   const basis = await basisOf(s.report, plan.rootPath, s.config, outputId !== null ? (evidenceMap(s).get(outputId) ?? null) : null, paths);
-  if (plan.rootPath) basis.files.push({ path: `${plan.rootPath} (root folder)`, state: await rootIdentity(plan.rootPath) });
+  if (plan.rootPath) basis.root = await rootIdentity(plan.rootPath);
   return basis;
 }
 
@@ -196,20 +185,21 @@ export async function applyRecord(
   // Checked with the root's write lock held (applyPlan takes it): no other writer can change the
   // basis between this check and the write.
   const stillHolds = async () => {
-    const now = await planBasis(s, plan, rec.outputId, plan.basis?.files.filter((f) => !f.path.endsWith(' (root folder)')).map((f) => f.path) ?? []);
+    const now = await planBasis(s, plan, rec.outputId, plan.basis?.files.map((f) => f.path) ?? []);
     const changes = plan.basis ? basisChanges(plan.basis, now) : [];
     if (changes.length) throw new EngineError('refused', `The plan is stale: ${changes.join('; ')}. Plan again.`);
   };
   const target = rec.outputId !== null ? (selectTargets(s.report, s.config).find((t) => t.id === rec.outputId) ?? null) : null;
   const conn = rec.request.connection;
-  if (S3_WRITERS.has(plan.action) && !conn) throw new EngineError('refused', `${plan.action} writes to the bucket: plan it with the S3 connection`);
-  const client = S3_WRITERS.has(plan.action) && conn ? clientForOutput(target?.s3 ?? null, conn) : null;
+  const writesBucket = ACTIONS[plan.action].bucket.apply;
+  if (writesBucket && !conn) throw new EngineError('refused', `${plan.action} writes to the bucket: plan it with the S3 connection`);
+  const client = writesBucket && conn ? clientForOutput(target?.s3 ?? null, conn) : null;
   const paths = changedPaths(plan);
   actx.ownWrites(paths, true);
   try {
     const result = await applyPlan(plan, {
       underLock: stillHolds,
-      expectRoot: plan.basis?.files.find((f) => f.path === `${plan.rootPath} (root folder)`)?.state,
+      expectRoot: plan.basis?.root,
       force: plan.forced,
       client,
       concurrency: rec.request.concurrency,

@@ -12,6 +12,7 @@
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import type { PlanRoot } from '../../../../shared/model';
 import { RefusedError } from '../outcome';
 
 export interface WriteRoot {
@@ -35,16 +36,19 @@ export async function resolveWriteRoot(rootPath: string): Promise<WriteRoot> {
  * What a root is, for a plan's basis: the folder it resolves to (device, inode, realpath). A link
  * swapped after planning — to another folder, even one that looks the same — changes it.
  */
-export async function rootIdentity(rootPath: string): Promise<string> {
+export async function rootIdentity(rootPath: string): Promise<PlanRoot> {
   try {
-    return identityOf(await resolveWriteRoot(rootPath));
+    const r = await resolveWriteRoot(rootPath);
+    return { path: rootPath, folder: { real: r.real, dev: r.st.dev, ino: r.st.ino } };
   } catch (err) {
-    return `root-unresolved ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    return { path: rootPath, folder: null, problem: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }
 }
 
-export function identityOf(r: WriteRoot): string {
-  return `root@${r.st.dev}/${r.st.ino}=${r.real}`;
+/** Is the resolved root the folder the plan was made for? */
+export function isPlannedRoot(r: WriteRoot, planned: PlanRoot): boolean {
+  const f = planned.folder;
+  return !!f && f.dev === r.st.dev && f.ino === r.st.ino && f.real === r.real;
 }
 
 /** Is `p` an absolute path written the one normal way (what path.resolve would give)? */
