@@ -16,7 +16,8 @@ let stateDir: string;
 
 beforeAll(async () => {
   stateDir = tempDir('sd-state-');
-  const engine = createEngine({ door: 'host', stateDir, watch: false });
+  // the live watch on, as in the app: the deletion being restored is a change the session has not scanned
+  const engine = createEngine({ door: 'host', stateDir, watch: true });
   host = await startHost({ engine, rendererDir: fakeRenderer() });
 });
 afterAll(async () => {

@@ -92,7 +92,10 @@ export function guardHandlers(ctx: SessionContext, guards: SessionGuards, call: 
       if (!s.config) throw new EngineError('refused', 'load the Fluent Bit config first: the guard keeps the index of every $INDEX output of the config');
       if (!stateDir) throw new EngineError('refused', 'this session keeps no state folder: the guard needs one for its shadow copies of the index');
       const dir = path.join(stateDir, 'guard', createHash('sha256').update(s.realPath).digest('hex').slice(0, 16));
-      const g = new Guard({ store: s.path, storeId: s.storeId, stateDir: dir, marker: input.marker, log: () => undefined }, { call });
+      const g = new Guard(
+        { store: s.path, storeId: s.storeId, stateDir: dir, marker: input.marker, rescanBeforeWrite: ctx.watch, log: () => undefined },
+        { call },
+      );
       guards.set(s.storeId, g);
       try {
         await g.start();
