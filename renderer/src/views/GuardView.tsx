@@ -27,7 +27,7 @@ export function GuardView() {
   const { status, busy, error } = useGuard();
   const storeId = useSession((s) => s.opened?.storeId);
   const archive = useSession((s) => s.opened?.report.source.kind === 'archive');
-  const hasConfig = useSession((s) => !!s.opened?.config);
+  const hasConfig = useSession((s) => !!s.config);
   const [marker, setMarker] = useState(false);
   useEffect(() => {
     useGuard.getState().set({ status: null, error: null });
