@@ -27,6 +27,7 @@ import type {
 } from './model';
 import type { FleetSummary } from './fleet';
 import { REPAIR_ACTIONS } from './model/repair';
+import type { GuardStatus } from './guard-status';
 import { prometheusConnectionSchema, type PromFleet, type PromNodeSeries } from './fleet-prom';
 
 const id = z.string().min(1).max(200);
@@ -222,6 +223,14 @@ export const requestSchemas = {
    * long-running door learning which process to wait for (the write pipeline always looks at all).
    */
   'store.processes': z.object({ storeId: id, rootPath: path, fluentBitOnly: z.boolean().optional() }).strict(),
+  /**
+   * Run the guard daemon on an opened live store (its config loaded): it keeps every `$INDEX` in a
+   * shadow folder under the app's state folder and restores it when a graceful stop deletes
+   * sequence/ — every write through repair.apply. `marker`: also keep a marker chunk where safe.
+   */
+  'guard.start': z.object({ storeId: id, marker: z.boolean().optional() }).strict(),
+  'guard.stop': z.object({ storeId: id }).strict(),
+  'guard.status': z.object({ storeId: id }).strict(),
   /** Summarise a folder of node reports (the guard's report.json files): the Fleet view and `store-doctor fleet`. */
   'fleet.open': z.object({ path }).strict(),
   /** The fleet from the guards' series in Prometheus: `store-doctor fleet --prometheus`, the Fleet view's Prometheus URL. */
@@ -305,6 +314,9 @@ export interface RequestResults {
     uninspectable: number;
     supported: boolean;
   };
+  'guard.start': GuardStatus;
+  'guard.stop': GuardStatus;
+  'guard.status': GuardStatus;
   'fleet.open': FleetSummary;
   'fleet.prometheus': PromFleet;
   'fleet.prometheusNode': PromNodeSeries;

@@ -13,6 +13,10 @@ import { consoleHandlers } from './session/handlers-console';
 import { inspectHandlers } from './session/handlers-inspect';
 import { fleetPromHandlers } from './session/handlers-fleet-prom';
 import { liveHandlers } from './session/handlers-live';
+import { guardHandlers, SessionGuards } from './session/handlers-guard';
+import { dispatchRequest } from './session/dispatch';
+import { EngineError } from './session/errors';
+import type { GuardCall } from './guard';
 import { storagePathHandlers } from './session/handlers-storage-path';
 import { repairHandlers } from './session/handlers-repair';
 import { storeHandlers, type SessionContext } from './session/handlers-store';
@@ -64,14 +68,28 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     demoDir: opts.demoDir ?? path.resolve(__dirname, '..', '..', 'demo'),
     watch: opts.watch ?? true,
   };
+  const guards = new SessionGuards();
+  // A guard hosted by this session sends its requests through this engine's own dispatch, as a door does.
+  const guardCall: GuardCall = async (name, input) => {
+    const reply = await dispatchRequest(engine, name, input);
+    if (!reply.ok) throw new EngineError(reply.error.code, reply.error.message, reply.error.file);
+    return reply.value as never;
+  };
   const raw: EngineHandlers = {
     ...storeHandlers(ctx),
     ...inspectHandlers(ctx),
     ...repairHandlers(ctx, tasks),
     ...consoleHandlers(ctx, new SavedConnections(opts.stateDir)),
     ...liveHandlers(ctx),
+    ...guardHandlers(ctx, guards, guardCall, opts.stateDir),
     ...fleetPromHandlers(),
     ...storagePathHandlers(ctx),
+  };
+  // A store's guard stops before its store closes.
+  const close = raw['store.close'];
+  raw['store.close'] = async (input, ec) => {
+    await guards.stop(input.storeId);
+    return close(input, ec);
   };
   const interval = opts.progressIntervalMs ?? 100;
 
@@ -99,14 +117,16 @@ export function createEngine(opts: CreateEngineOptions = {}): Engine {
     }),
   ) as unknown as EngineHandlers;
 
-  return {
+  const engine: Engine = {
     handlers,
     onEvent: (event, listener) => events.on(event, listener),
     isPathInOpenedStores: (absPath) => registry.confinement.contains(absPath),
     async dispose() {
+      await guards.stopAll();
       tasks.cancelAll();
       await registry.clear();
       events.clear();
     },
   };
+  return engine;
 }

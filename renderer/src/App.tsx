@@ -21,6 +21,7 @@ import { ExportView } from './views/ExportView';
 import { HistoryView } from './views/HistoryView';
 import { DemoCopyBanner } from './components/DemoCopyBanner';
 import { FleetView } from './views/FleetView';
+import { GuardView } from './views/GuardView';
 import { shown } from './format';
 
 const SIDEBAR_KEY = 'store-doctor.sidebar';
@@ -37,6 +38,7 @@ const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   history: HistoryView,
   export: ExportView,
   fleet: FleetView,
+  guard: GuardView,
 };
 
 const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;

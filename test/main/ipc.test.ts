@@ -130,6 +130,26 @@ describe('IPC binding', () => {
     stop();
   });
 
+  it('serves the guard requests with the same checks: sender, schema, an opened store', async () => {
+    const evil = { senderFrame: { url: 'https://evil.example/', parent: null } };
+    expect(await ipc.invoke(IPC_REQUEST, evil, 'guard.start', { storeId: 'x' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await ipc.invoke(IPC_REQUEST, trusted, 'guard.start', { storeId: 'x', stateDir: '/tmp' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
+    expect(await ipc.invoke(IPC_REQUEST, trusted, 'guard.stop', { storeId: 'nope' })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    const storeDir = extractFixture('crash-during-run', 'store-after-crash.tar.gz');
+    const opened = await ipc.invoke(IPC_REQUEST, trusted, 'store.open', { path: storeDir });
+    expect(await ipc.invoke(IPC_REQUEST, trusted, 'guard.status', { storeId: opened.value.storeId })).toMatchObject({
+      ok: true,
+      value: { running: false, state: 'off' },
+    });
+    expect(await ipc.invoke(IPC_REQUEST, trusted, 'guard.start', { storeId: opened.value.storeId })).toMatchObject({
+      ok: false,
+      error: { code: 'refused', message: expect.stringMatching(/load the Fluent Bit config first/) },
+    });
+  });
+
   it('asks the injected dialog for a path', async () => {
     expect(await ipc.invoke(IPC_PICK_PATH, trusted, 'folder')).toEqual({ ok: true, value: '/picked/store' });
     expect(await ipc.invoke(IPC_PICK_PATH, trusted, 'config')).toEqual({ ok: true, value: null });

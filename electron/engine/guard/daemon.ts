@@ -41,6 +41,12 @@ export interface GuardOptions {
   refreshDebounceMs?: number;
   /** First wait before a restore is tried again (doubles per attempt, up to 30 s). Default 25 ms. */
   retryMs?: number;
+  /**
+   * Rescan the store before each restore or marker plan: for a session whose live watch refuses
+   * writes after any change it has not scanned (the app's), where the deletion being restored is
+   * such a change. The CLI's session has no live watch.
+   */
+  rescanBeforeWrite?: boolean;
   /** Log every session request with its duration. */
   trace?: boolean;
   log: (line: string) => void;
@@ -114,7 +120,7 @@ export class Guard {
     const t0 = Date.now();
     try {
       const value = await this.host.call(name, input);
-      if (name === 'store.open') this.report = (value as RequestResult<'store.open'>).report;
+      if (name === 'store.open' || name === 'store.rescan') this.report = (value as RequestResult<'store.open'>).report;
       if (name === 'store.refresh') {
         const r = value as RequestResult<'store.refresh'>;
         this.report = r.rescanned ?? (this.report && mergeStoreUpdate(this.report, r.updates));
@@ -337,6 +343,11 @@ export class Guard {
     const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamOf(p, [...this.roots.keys()])))] : changed;
     await this.request('store.refresh', { storeId: this.storeId, paths }); // already in the queue
     this.changed();
+  }
+
+  /** Before a plan that writes: the session's report made current where its host asks for it (rescanBeforeWrite). */
+  async beforeWrite(): Promise<void> {
+    if (this.opts.rescanBeforeWrite && this.storeId) await this.call('store.rescan', { storeId: this.storeId });
   }
 
   /** The restore of `w` ended: watched from now on (what it restored, too). */

@@ -23,6 +23,7 @@ export async function restoreRoot(g: Guard, w: GuardedRoot): Promise<void> {
       }
       // the Fluent Bit seen while it ran: wait for it cheaply, then plan (the pipeline checks every process)
       await waitForLearnt(w);
+      await g.beforeWrite();
       const ok = await restoreOnce(g, w);
       const again = w.phase.kind !== 'watching' && w.phase.kind !== 'replaced' && w.phase.again;
       if (ok && !again) return 'done';
@@ -98,6 +99,7 @@ async function restoreOnce(g: Guard, w: GuardedRoot): Promise<boolean> {
 
 /** `--marker`: keep a marker chunk in sequence/ where it is safe (protect-index --method marker, through the pipeline). */
 export async function protectRoot(g: Guard, w: GuardedRoot): Promise<void> {
+  await g.beforeWrite();
   const plan = await g.call('repair.plan', { storeId: g.storeId!, action: 'protect-index', method: 'marker', outputId: w.outputs[0].id });
   if (plan.refusals.length) {
     const why = `marker not placed in ${w.bucket}: ${plan.refusals.map((r) => r.reason).join(' / ')}`;

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { EventPayloads, OpenedStore, RequestResult } from '../../../shared/contract';
 import type { FluentBitConfig, StorageSummary } from '../../../shared/model';
 
-export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'history' | 'export' | 'fleet';
+export type ViewName = 'open' | 'overview' | 'chunks' | 'inspector' | 'index' | 'repair' | 'replay' | 'multipart' | 'history' | 'export' | 'fleet' | 'guard';
 
 export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'open', label: 'Open', needsStore: false },
@@ -17,6 +17,7 @@ export const VIEWS: { name: ViewName; label: string; needsStore: boolean }[] = [
   { name: 'history', label: 'History', needsStore: true },
   { name: 'export', label: 'Export', needsStore: true },
   { name: 'fleet', label: 'Fleet', needsStore: false },
+  { name: 'guard', label: 'Guard', needsStore: true },
 ];
 
 /** The key of a view's Alt shortcut: 1…9, then 0; views after the tenth have none. */
