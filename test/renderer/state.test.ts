@@ -6,6 +6,7 @@ import { selectWritesBlocked, useSession } from '../../renderer/src/state/sessio
 import { progressFraction, useTasks } from '../../renderer/src/state/tasks';
 import { useTheme } from '../../renderer/src/state/theme';
 import { connectionInput } from '../../renderer/src/state/evidence';
+import type { ChunkInfo, Draft } from '../../shared/model';
 import { syntheticReport } from '../e2e/support/synthetic';
 
 const report = syntheticReport(1000, 4);
@@ -70,7 +71,7 @@ describe('chunks slice and the column index', () => {
       }
     }
     const withUnknown = syntheticReport(10, 1);
-    withUnknown.roots[0].streams[0].chunks[2].mtime = null;
+    (withUnknown.roots[0].streams[0].chunks[2] as Draft<ChunkInfo>).mtime = null;
     const u = buildIndex(withUnknown);
     for (const dir of ['asc', 'desc'] as const) expect(u.rows[[...query(u, EMPTY_FILTER, 'age', dir).ids].at(-1)!].chunk.mtime).toBeNull();
   });
