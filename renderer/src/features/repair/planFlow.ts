@@ -4,8 +4,8 @@
  * actions in `actions/repair.ts` call the client and feed these setters.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { RequestResult } from '../../../shared/contract';
-import type { RepairAction, RepairResult } from '../../../shared/model';
+import type { RequestResult } from '../../../../shared/contract';
+import type { RepairAction, RepairResult } from '../../../../shared/model';
 
 export type Phase = 'choose' | 'planning' | 'review' | 'applying' | 'applied' | 'cancelled';
 
