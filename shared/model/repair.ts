@@ -88,14 +88,14 @@ export interface PlanRoot {
 
 /** What an apply changed on disk, re-read once with the scanner's own parsers (so no door rescans the store). */
 export interface StoreUpdate {
-  rootPath: string;
+  readonly rootPath: string;
   /** The root's seq_index files now (when the action touched sequence/). */
-  seqIndex?: SeqIndexInfo[];
-  sequence?: SequenceInfo;
+  readonly seqIndex?: readonly SeqIndexInfo[];
+  readonly sequence?: SequenceInfo;
   /** Streams whose chunks changed, as they are now (by name; a stream that is gone is absent from `removedStreams`). */
-  streams?: StreamInfo[];
-  removedStreams?: string[];
-  totals?: RootReport['totals'];
+  readonly streams?: readonly StreamInfo[];
+  readonly removedStreams?: readonly string[];
+  readonly totals?: RootReport['totals'];
 }
 
 export interface RepairResult {

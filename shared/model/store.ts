@@ -1,4 +1,13 @@
-/** Chunks, streams, seq index files and the scan report of a store (docs/fluent-bit-store-format.md#layout). Part of the domain model (see ../model.ts). */
+/**
+ * Chunks, streams, seq index files and the scan report of a store (docs/fluent-bit-store-format.md#layout). Part of the domain model (see ../model.ts).
+ *
+ * A report is never changed in place: its types are deep-readonly, and a refresh or an apply builds
+ * new objects for what changed. Caches keyed by report objects (stream facts, stream digests, the
+ * guard's sums) rely on it; test/shared/readonly-report.test.ts keeps the types that way.
+ */
+
+/** A part of a report while its one builder (the scanner, a refresh) is still filling it in; published as the readonly type. */
+export type Draft<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface Progress {
   /** What is running, e.g. "scan", "list", "replay". */
@@ -28,95 +37,96 @@ export type StreamKind = 'data' | 'multipart' | 'quarantine' | 'sequence';
 
 /** One parsed `part_number=N\tetag=…` line (docs/fluent-bit-store-format.md#multipart-records). */
 export interface MultipartPart {
-  partNumber: number;
-  etag: string;
+  readonly partNumber: number;
+  readonly etag: string;
 }
 
 /** A chunk of `multipart_upload_metadata/` (docs/fluent-bit-store-format.md#multipart-records). */
 export interface MultipartRecord {
   /** Key as stored, with its leading `/`. */
-  key: string;
+  readonly key: string;
   /** S3 object key (without the leading `/`). */
-  s3Key: string;
-  uploadId: string;
+  readonly s3Key: string;
+  readonly uploadId: string;
   /** Parts in file order, as Fluent Bit would read them (parsing stops at the first bad line). */
-  parts: MultipartPart[];
+  // A mutable array until repair/'s multipart matching takes a readonly one (issue 19, the rooms branch).
+  readonly parts: MultipartPart[];
   /** N of the last parsed line (Fluent Bit's `part_number - 1`); parts above it are left out of Complete. */
-  lastPartNumber: number | null;
+  readonly lastPartNumber: number | null;
   /** Parts Fluent Bit would list in CompleteMultipartUpload (1..last, ETag set, ascending). */
-  completeParts: MultipartPart[];
+  readonly completeParts: readonly MultipartPart[];
   /** Where and why Fluent Bit would stop parsing, when it would. */
-  stoppedAt: { line: number; text: string; reason: string } | null;
+  readonly stoppedAt: { readonly line: number; readonly text: string; readonly reason: string } | null;
   /** Problems that make Fluent Bit skip the record (no `\n` in meta, no parsed line). */
-  problems: string[];
+  readonly problems: readonly string[];
 }
 
 export interface ChunkInfo {
   /** File name inside its stream. */
-  name: string;
+  readonly name: string;
   /** Path relative to the root (`<stream>/<name>`), `/`-separated. */
-  path: string;
-  stream: string;
-  fileSize: number;
-  mtime: string | null;
-  status: ChunkStatus;
+  readonly path: string;
+  readonly stream: string;
+  readonly fileSize: number;
+  readonly mtime: string | null;
+  readonly status: ChunkStatus;
   /** Human sentence for the status. */
-  message: string;
+  readonly message: string;
   /** Bytes 2..5 as 8 hex digits. Null when the file is shorter than 24 bytes. */
-  crcField: string | null;
+  readonly crcField: string | null;
   /** CRC-32 computed over [22, 24+meta+content), only when the CRC field is non-zero. */
-  crcComputed: string | null;
+  readonly crcComputed: string | null;
   /** Raw uint32 at offset 10. */
-  contentLengthField: number | null;
-  metaLength: number | null;
+  readonly contentLengthField: number | null;
+  readonly metaLength: number | null;
   /** Resolved content length exactly as Fluent Bit resolves it (fluent-bit-store-format.md#legacy-length). */
-  contentLength: number | null;
+  readonly contentLength: number | null;
   /** Metadata as text (tag for data chunks; `<key>\n<uploadId>` for multipart). */
-  tag: string | null;
+  readonly tag: string | null;
   /** Metadata bytes that are not valid UTF-8 are shown escaped; this is the exact hex. */
-  metaHex: string | null;
+  readonly metaHex: string | null;
   /** JSON-lines record count of the content (data chunks). */
-  records: number | null;
+  readonly records: number | null;
   /** Lines that are not JSON objects (counted in `records` only if non-empty). */
-  badLines?: number;
-  firstRecordTime: string | null;
-  lastRecordTime: string | null;
+  readonly badLines?: number;
+  readonly firstRecordTime: string | null;
+  readonly lastRecordTime: string | null;
   /** Is the slack after the logical end all zero (fluent-bit-store-format.md#chunk-header)? */
-  slackZero?: boolean | null;
+  readonly slackZero?: boolean | null;
   /** What Fluent Bit would do with this file on its next start/stop, in one sentence. */
-  fluentBitAction: string;
-  multipart?: MultipartRecord;
+  readonly fluentBitAction: string;
+  readonly multipart?: MultipartRecord;
   /**
    * `legacy-length` chunks whose content was read: NUL bytes at the end of the content as Fluent
    * Bit reads it (the zero padding of a page-sized file after a crash, which Fluent Bit 1.x uploads
    * with the records; docs/fluent-bit-versions.md §2). 0 for an exact-size file. Absent otherwise.
    */
-  nulTail?: number;
+  readonly nulTail?: number;
 }
 
 /** Something in the root Fluent Bit does not register, with why (fluent-bit-store-format.md#layout, fluent-bit-store-format.md#layout). */
 export interface IgnoredEntry {
-  path: string;
-  type: 'file' | 'directory' | 'symlink' | 'other';
-  reason: string;
+  readonly path: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly reason: string;
 }
 
 export interface StreamInfo {
-  name: string;
-  kind: StreamKind;
+  readonly name: string;
+  readonly kind: StreamKind;
   /** For data streams named `%Y-%m-%dT%H:%M:%S` (local time of the Fluent Bit process start). */
-  startTime: string | null;
-  chunks: ChunkInfo[];
+  readonly startTime: string | null;
+  readonly chunks: readonly ChunkInfo[];
   /** Non-chunk entries inside the stream (dot files, nested folders, symlinks). */
-  ignored: IgnoredEntry[];
-  totalBytes: number;
+  readonly ignored: readonly IgnoredEntry[];
+  readonly totalBytes: number;
   /** What a graceful stop does to this folder, e.g. "deleted (no registered chunk)". */
-  fateOnGracefulStop: string;
+  readonly fateOnGracefulStop: string;
   /**
    * Stream folder not writable (a read-only file system): Fluent Bit skips it silently. Null when
    * unknown, e.g. when only the user running Store Doctor cannot write it.
    */
-  writable?: boolean | null;
+  readonly writable?: boolean | null;
 }
 
 export type SeqIndexStatus =
@@ -131,77 +141,84 @@ export type SeqIndexStatus =
 
 export interface SeqIndexInfo {
   /** `<id>` of `seq_index_<id>` (the output instance id). Null when the suffix is not a number. */
-  outputId: number | null;
-  fileName: string;
+  readonly outputId: number | null;
+  readonly fileName: string;
   /** Path relative to the root. */
-  path: string;
+  readonly path: string;
   /** File content as text (control bytes escaped as \xNN). */
-  raw: string;
-  rawHex: string;
-  fileSize: number;
+  readonly raw: string;
+  readonly rawHex: string;
+  readonly fileSize: number;
   /** The next index as Fluent Bit's fscanf("%" PRIu64) reads it; null when Fluent Bit fails. */
-  value: number | null;
+  readonly value: number | null;
   /** Exact uint64 decimal of `value` (wraps as strtoull does, e.g. "-1" → 18446744073709551615). */
-  valueText: string | null;
-  status: SeqIndexStatus;
-  message: string;
-  mtime: string | null;
+  readonly valueText: string | null;
+  readonly status: SeqIndexStatus;
+  readonly message: string;
+  readonly mtime: string | null;
 }
 
 export interface SequenceInfo {
-  present: boolean;
-  indexMetadataPresent: boolean;
+  readonly present: boolean;
+  readonly indexMetadataPresent: boolean;
   /** Regular non-dot files directly in `sequence/` (Fluent Bit registers them as chunks). */
-  markerChunks: string[];
+  readonly markerChunks: readonly string[];
   /** True when nothing keeps the folder: the next graceful stop deletes it with every seq index. */
-  deletedOnGracefulStop: boolean;
-  message: string;
+  readonly deletedOnGracefulStop: boolean;
+  readonly message: string;
   /** index_metadata/ (or sequence/) could not be listed (permission denied): its seq_index files are unknown, not missing. */
-  indexMetadataError?: string | null;
+  readonly indexMetadataError?: string | null;
 }
 
 export interface RootReport {
   /** Folder name of the root = the bucket Fluent Bit used. */
-  bucket: string;
+  readonly bucket: string;
   /** Path of the root as given/resolved (inside an archive: `archive.tar.gz!/store/bucket`). */
-  path: string;
-  streams: StreamInfo[];
-  seqIndex: SeqIndexInfo[];
-  sequence: SequenceInfo;
+  readonly path: string;
+  readonly streams: readonly StreamInfo[];
+  readonly seqIndex: readonly SeqIndexInfo[];
+  readonly sequence: SequenceInfo;
   /** Entries directly in the root that are not streams. */
-  ignored: IgnoredEntry[];
-  totals: { chunks: number; bytes: number; records: number; damaged: number; quarantined: number; pending: number };
+  readonly ignored: readonly IgnoredEntry[];
+  readonly totals: {
+    readonly chunks: number;
+    readonly bytes: number;
+    readonly records: number;
+    readonly damaged: number;
+    readonly quarantined: number;
+    readonly pending: number;
+  };
   /** The root is a symlink, followed for reading (Fluent Bit follows it): its target. */
-  linkTarget?: string;
+  readonly linkTarget?: string;
 }
 
 export type StoreSourceKind = 'store_dir' | 'root' | 'archive';
 
 export interface StoreSourceInfo {
-  kind: StoreSourceKind;
+  readonly kind: StoreSourceKind;
   /** What the user gave. */
-  path: string;
+  readonly path: string;
   /** For archives: whether roots inside are store_dirs or roots, and the gzip flag. */
-  archive?: { gzip: boolean; entries: number; layout: 'store_dir' | 'root' };
-  readOnly: boolean;
+  readonly archive?: { readonly gzip: boolean; readonly entries: number; readonly layout: 'store_dir' | 'root' };
+  readonly readOnly: boolean;
   /** One sentence: what was found, e.g. "a store_dir with 2 bucket roots". */
-  description: string;
+  readonly description: string;
   /** The store was found inside the given folder or archive (a support bundle): its path from there, e.g. "store". */
-  foundAt?: string;
+  readonly foundAt?: string;
 }
 
 export interface StoreProblem {
-  severity: 'error' | 'warning' | 'info';
-  path: string;
-  message: string;
+  readonly severity: 'error' | 'warning' | 'info';
+  readonly path: string;
+  readonly message: string;
 }
 
 export interface StoreReport {
-  source: StoreSourceInfo;
-  roots: RootReport[];
-  scannedAt: string;
+  readonly source: StoreSourceInfo;
+  readonly roots: readonly RootReport[];
+  readonly scannedAt: string;
   /** Problems reading the source (permission denied, loop, corrupt archive…). */
-  problems: StoreProblem[];
+  readonly problems: readonly StoreProblem[];
 }
 
 export interface RecordPage {

@@ -11,6 +11,7 @@ import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
 import { useChunks } from '../../renderer/src/state/chunks';
 import { fakeClient } from './fakeClient';
+import type { ChunkInfo, Draft } from '../../shared/model';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 
 vi.mock('uplot', () => ({
@@ -23,7 +24,8 @@ vi.mock('uplot', () => ({
 
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 const report = syntheticReport(4, 1, 'bucket-a');
-const chunk = report.roots[0].streams[0].chunks[0];
+// the fixture is still being built: a report is never changed once published
+const chunk = report.roots[0].streams[0].chunks[0] as Draft<ChunkInfo>;
 chunk.name = '\u202egnp.exe\u2066.flb';
 chunk.tag = 'app\u202dweb';
 chunk.message = `header of \u202egnp.exe cannot be read`;

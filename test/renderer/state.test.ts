@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildIndex, EMPTY_FILTER, query, useChunks, type ChunkFilter, type SortKey } from '../../renderer/src/state/chunks';
-import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/state/planFlow';
+import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/features/repair/planFlow';
 import { selectWritesBlocked, useSession } from '../../renderer/src/state/session';
 import { progressFraction, useTasks } from '../../renderer/src/state/tasks';
 import { useTheme } from '../../renderer/src/state/theme';
 import { connectionInput } from '../../renderer/src/state/evidence';
+import type { ChunkInfo, Draft } from '../../shared/model';
 import { syntheticReport } from '../e2e/support/synthetic';
 
 const report = syntheticReport(1000, 4);
@@ -70,7 +71,7 @@ describe('chunks slice and the column index', () => {
       }
     }
     const withUnknown = syntheticReport(10, 1);
-    withUnknown.roots[0].streams[0].chunks[2].mtime = null;
+    (withUnknown.roots[0].streams[0].chunks[2] as Draft<ChunkInfo>).mtime = null;
     const u = buildIndex(withUnknown);
     for (const dir of ['asc', 'desc'] as const) expect(u.rows[[...query(u, EMPTY_FILTER, 'age', dir).ids].at(-1)!].chunk.mtime).toBeNull();
   });

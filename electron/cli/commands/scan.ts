@@ -13,7 +13,7 @@ import { cancelOnSigint, clearProgress, EXIT, printJsonStream, printText } from 
 import { showProgress } from '../progress';
 import { withSession } from '../session';
 
-function timeRange(chunks: ChunkInfo[]): string {
+function timeRange(chunks: readonly ChunkInfo[]): string {
   const ts = chunks.flatMap((c) => [c.firstRecordTime, c.lastRecordTime]).filter((t): t is string => !!t);
   if (!ts.length) return '';
   const ms = ts.map((t) => [Date.parse(t), t] as const).filter(([m]) => !Number.isNaN(m));
@@ -22,7 +22,7 @@ function timeRange(chunks: ChunkInfo[]): string {
   return `  oldest ${e(ms[0][1])}  newest ${e(ms[ms.length - 1][1])}`;
 }
 
-function statusCounts(chunks: ChunkInfo[]): string {
+function statusCounts(chunks: readonly ChunkInfo[]): string {
   const m = new Map<string, number>();
   for (const c of chunks) m.set(c.status, (m.get(c.status) ?? 0) + 1);
   return [...m].map(([s, n]) => `${n} ${s}`).join(', ');

@@ -17,8 +17,7 @@ function hashOf(feed: (h: Hash) => void): string {
 }
 
 /**
- * A stream's digest, kept per stream object: reports are never changed in place (a refresh or an
- * apply builds new stream objects for what changed, shared/store-update.ts keeps the others), so
+ * A stream's digest, kept per stream object (report types are deep-readonly: shared/model/store.ts), so
  * a plan on a 100k-chunk store hashes only the streams that changed since the last plan — not
  * every chunk again (54 ms per plan and per apply before). The chunk list's identity is checked too.
  */

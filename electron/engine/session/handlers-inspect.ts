@@ -82,8 +82,8 @@ export function inspectHandlers(ctx: SessionContext): InspectHandlers {
       const read = await readChunk(s.path, input.rootPath, input.chunkPath);
       // What Fluent Bit does with a chunk depends on its siblings: the scan of the whole stream says it.
       const scanned = root.streams.find((st) => st.name === read.info.stream)?.chunks.find((c) => c.path === read.info.path);
-      if (scanned && scanned.status === read.info.status) read.info.fluentBitAction = scanned.fluentBitAction;
-      return { chunk: read.info, headerHex: read.headerHex, layout: chunkLayout(read.info, read.headerHex, read.meta) };
+      const chunk = scanned && scanned.status === read.info.status ? { ...read.info, fluentBitAction: scanned.fluentBitAction } : read.info;
+      return { chunk, headerHex: read.headerHex, layout: chunkLayout(read.info, read.headerHex, read.meta) };
     },
 
     'chunk.records': async (input) => {

@@ -3,7 +3,7 @@
  * the scan workers and archive scans), and a string pool so that a store of 100,000 chunks holds
  * one copy of each repeated sentence, tag and hex field instead of one per chunk.
  */
-import type { ChunkInfo, StreamKind } from '../../../shared/model';
+import type { ChunkInfo, Draft, StreamKind } from '../../../shared/model';
 import { parseMultipartRecord, type ChunkAnalysis } from '../chunk';
 import { metaText } from './names';
 
@@ -31,13 +31,13 @@ export interface FileFacts {
  * The report entry of one chunk file (`fluentBitAction` is filled in once its stream is known).
  * `prefix` is `<stream>/`, passed by callers that build many entries of one stream.
  */
-export function chunkInfoOf(name: string, stream: string, kind: StreamKind, f: FileFacts, prefix = `${stream}/`, pool?: StringPool): ChunkInfo {
+export function chunkInfoOf(name: string, stream: string, kind: StreamKind, f: FileFacts, prefix = `${stream}/`, pool?: StringPool): Draft<ChunkInfo> {
   const a = f.analysis;
   const h = a?.header;
   const meta = a?.meta ?? null;
   const metaStr = meta ? (pool ? pool.metaStrings(meta) : ([metaText(meta), meta.toString('hex')] as const)) : null;
   const dataLike = kind === 'data' || kind === 'quarantine';
-  const info: ChunkInfo = {
+  const info: Draft<ChunkInfo> = {
     name,
     path: prefix + name,
     stream,
@@ -102,7 +102,7 @@ export class StringPool {
   }
 
   /** Share the repeating fields of `c` in place. */
-  shareInfo(c: ChunkInfo): ChunkInfo {
+  shareInfo(c: Draft<ChunkInfo>): Draft<ChunkInfo> {
     c.message = this.share(c.message);
     c.crcField = this.share(c.crcField);
     c.crcComputed = this.share(c.crcComputed);

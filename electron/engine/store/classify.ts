@@ -3,7 +3,7 @@
  * way Fluent Bit's chunkio scan does (docs/fluent-bit-store-format.md#layout) and saying what Fluent Bit will
  * do with each file and folder.
  */
-import type { ChunkInfo, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
+import type { ChunkInfo, Draft, IgnoredEntry, RootReport, SeqIndexInfo, SequenceInfo, StreamInfo, StreamKind } from '../../../shared/model';
 import { DAMAGED_CHUNK_STATUSES } from '../../../shared/model';
 import { ARCHIVE_CUT, chunkInfoOf, REJECTED, StringPool } from './chunk-info';
 import { seqFailureOf, seqIndexInfo } from './seq-index';
@@ -80,9 +80,9 @@ function chunkAction(kind: StreamKind, c: ChunkInfo, streamHasValid: boolean, re
  * The report of one stream folder. Its chunk files carry their analysis (archive scans), or `read`
  * holds the entries of all of them (directory scans).
  */
-export function classifyStream(n: TreeNode, pool: StringPool, read?: ChunkInfo[]): StreamInfo {
+export function classifyStream(n: TreeNode, pool: StringPool, read?: Draft<ChunkInfo>[]): StreamInfo {
   const kind = streamKind(n.name);
-  const chunks: ChunkInfo[] = read ? read.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
+  const chunks: Draft<ChunkInfo>[] = read ? read.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
   const ignored: IgnoredEntry[] = [];
   for (const c of sorted(n)) {
     if (c.type === 'file' && !c.name.startsWith('.')) {
@@ -174,9 +174,9 @@ export function classifyRoot(root: TreeNode, bucket: string, rootPath: string, p
 export function finishRoot(
   bucket: string,
   rootPath: string,
-  streams: StreamInfo[],
-  seqIndex: SeqIndexInfo[],
-  ignored: IgnoredEntry[],
+  streams: readonly StreamInfo[],
+  seqIndex: readonly SeqIndexInfo[],
+  ignored: readonly IgnoredEntry[],
   indexMetadataPresent: boolean,
   indexMetadataError: string | null = null,
 ): RootReport {

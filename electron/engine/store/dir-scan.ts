@@ -249,8 +249,7 @@ export async function scanDirectory(
   emit(true);
   const reports = roots.map((r) => {
     const rep = classifyRoot(r.node, r.bucket, r.path, pool);
-    if (r.node.followedLink) rep.linkTarget = r.node.followedLink;
-    return rep;
+    return r.node.followedLink ? { ...rep, linkTarget: r.node.followedLink } : rep;
   });
   const writable = await isWritable(base);
   const description =

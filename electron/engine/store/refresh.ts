@@ -68,10 +68,10 @@ async function refreshStream(rootPath: string, old: StreamInfo | undefined, name
 /** The root's seq_index files now: re-read the changed ones (or take what the write read back). */
 async function refreshSeqIndex(
   rootPath: string,
-  old: SeqIndexInfo[],
+  old: readonly SeqIndexInfo[],
   changed: Set<string>,
   opts: RefreshOptions,
-): Promise<{ list: SeqIndexInfo[]; dir: boolean }> {
+): Promise<{ list: readonly SeqIndexInfo[]; dir: boolean }> {
   const dir = path.join(rootPath, 'sequence', 'index_metadata');
   let names: string[];
   try {

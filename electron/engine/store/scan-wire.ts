@@ -5,7 +5,7 @@
  * as sparse lists. {@link decodeChunk} rebuilds exactly the {@link ChunkInfo} that
  * {@link chunkInfoOf} built in the worker.
  */
-import type { ChunkInfo, ChunkStatus, MultipartRecord, StreamKind } from '../../../shared/model';
+import type { ChunkInfo, ChunkStatus, Draft, MultipartRecord, StreamKind } from '../../../shared/model';
 import { smallInt, type StringPool } from './chunk-info';
 
 /** One batch of chunk files of one stream, to be read by a worker. */
@@ -127,12 +127,12 @@ export class WireReader {
   }
 
   /** The entry of file `i` (read without error); `prefix` is `<stream>/`. Key order as in chunkInfoOf. */
-  chunk(i: number, name: string, stream: string, prefix: string): ChunkInfo {
+  chunk(i: number, name: string, stream: string, prefix: string): Draft<ChunkInfo> {
     const { num: n, str: s } = this.batch;
     const o = i * NUM;
     const p = i * STR;
     const slack = n[o + 5];
-    const info: ChunkInfo = {
+    const info: Draft<ChunkInfo> = {
       name,
       path: prefix + name,
       stream,

@@ -1,9 +1,7 @@
 /**
  * What a diagnosis (and the guard's metrics) need of each stream's chunks, computed once per
- * stream object. Reports are
- * never changed in place: a refresh or an apply builds new stream objects for what changed and
- * shares the others (shared/store-update.ts), so planning on a 100k-chunk store after a few
- * chunks changed walks only those streams — the backlog sums and the version hints from chunk
+ * stream object (sound because report types are deep-readonly: shared/model/store.ts), so
+ * planning on a 100k-chunk store after a few chunks changed walks only those streams — the backlog sums and the version hints from chunk
  * headers took ~50 ms a plan on every chunk before. The chunk list's identity is checked too.
  */
 import type { ChunkInfo, StreamInfo } from '../../../shared/model';
@@ -37,7 +35,7 @@ function timeOf(iso: string | null): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
-const cache = new WeakMap<StreamInfo, { chunks: ChunkInfo[]; facts: StreamFacts }>();
+const cache = new WeakMap<StreamInfo, { chunks: readonly ChunkInfo[]; facts: StreamFacts }>();
 const rejected = new Set<string>(DAMAGED_CHUNK_STATUSES);
 
 export function streamFacts(s: StreamInfo): StreamFacts {

@@ -2,9 +2,9 @@
 import { getClient } from '../client';
 import { useChunks } from '../state/chunks';
 import { useEvidence } from '../state/evidence';
-import { useHistory } from '../state/history';
+import { useHistory } from '../features/repair/history-state';
 import { useInspector } from '../state/inspector';
-import { useMultipart, useRepair, useReplay } from '../state/planFlow';
+import { useMultipart, useRepair, useReplay } from '../features/repair/planFlow';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';

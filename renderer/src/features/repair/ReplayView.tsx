@@ -1,14 +1,14 @@
 /** Replay buffered chunks to S3 create-only: the S3 target first, then the plan table, progress, cancel, resume. */
-import { makePlan } from '../actions/repair';
-import { useReplay } from '../state/planFlow';
-import { useSession } from '../state/session';
-import { ArchiveRefusal } from '../components/ArchiveRefusal';
-import { ErrorText } from '../components/ErrorText';
-import { OutputPicker, ConnectionFields, S3TargetPanel } from '../components/S3Connection';
-import { PlanReview } from '../components/PlanReview';
-import { Badge } from '../components/Badge';
-import { formatBytes, formatCount, shown } from '../format';
-import type { RepairResult, ReplayItem } from '../../../shared/model';
+import { makePlan } from './actions';
+import { useReplay } from './planFlow';
+import { useSession } from '../../state/session';
+import { ArchiveRefusal } from './ArchiveRefusal';
+import { ErrorText } from '../../components/ErrorText';
+import { OutputPicker, ConnectionFields, S3TargetPanel } from '../../components/S3Connection';
+import { PlanReview } from './PlanReview';
+import { Badge } from '../../components/Badge';
+import { formatBytes, formatCount, shown } from '../../format';
+import type { RepairResult, ReplayItem } from '../../../../shared/model';
 
 export function ReplayView() {
   const s = useReplay();

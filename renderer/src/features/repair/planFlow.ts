@@ -4,8 +4,8 @@
  * actions in `actions/repair.ts` call the client and feed these setters.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { RequestResult } from '../../../shared/contract';
-import type { RepairAction, RepairResult } from '../../../shared/model';
+import type { RequestResult } from '../../../../shared/contract';
+import type { RepairAction, RepairResult } from '../../../../shared/model';
 
 export type Phase = 'choose' | 'planning' | 'review' | 'applying' | 'applied' | 'cancelled';
 
@@ -94,7 +94,7 @@ export const useReplay = createPlanFlow('replay');
 export const useMultipart = createPlanFlow('multipart');
 
 /** The phrase the user must type: the plan's own (the engine decides it), else the plan's root's bucket, else the output's. */
-export function expectedBucket(plan: Plan | null, roots: { path: string; bucket: string }[], outputBucket: string | null): string | null {
+export function expectedBucket(plan: Plan | null, roots: readonly { path: string; bucket: string }[], outputBucket: string | null): string | null {
   if (plan?.confirm) return plan.confirm;
   if (plan?.rootPath) {
     const root = roots.find((r) => r.path === plan.rootPath);

@@ -9,18 +9,18 @@
  */
 import { useEffect, useRef } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { applyPlan, cancelApply, makePlan, planUndo } from '../actions/repair';
-import { canApply, expectedBucket, type Plan, type PlanFlowState } from '../state/planFlow';
-import { useEvidence } from '../state/evidence';
-import { selectWritesBlocked, useSession } from '../state/session';
-import { useTasks } from '../state/tasks';
-import { ErrorText } from './ErrorText';
-import { ProgressLine } from './TaskBar';
-import { CliEquivalent } from './CliEquivalent';
+import { applyPlan, cancelApply, makePlan, planUndo } from './actions';
+import { canApply, expectedBucket, type Plan, type PlanFlowState } from './planFlow';
+import { useEvidence } from '../../state/evidence';
+import { selectWritesBlocked, useSession } from '../../state/session';
+import { useTasks } from '../../state/tasks';
+import { ErrorText } from '../../components/ErrorText';
+import { ProgressLine } from '../../components/TaskBar';
+import { CliEquivalent } from '../../components/CliEquivalent';
 import { UndoAtRisk } from './UndoAtRisk';
-import { RefreshEvidence } from './RefreshEvidence';
-import { followStep } from './NextStep';
-import type { NextStep, PlanStep } from '../../../shared/model';
+import { RefreshEvidence } from '../../components/RefreshEvidence';
+import { followStep } from '../../components/NextStep';
+import type { NextStep, PlanStep } from '../../../../shared/model';
 
 export function blockingRefusals(plan: Plan, force: boolean): Plan['refusals'] {
   return plan.refusals.filter((r) => !r.forceable || !force);

@@ -1,14 +1,14 @@
 /** Plan and apply writes (repair wizard, replay, multipart) through `repair.plan` / `repair.apply`. */
-import type { RequestInput } from '../../../shared/contract';
-import type { PlanFlowState } from '../state/planFlow';
-import { connectionInput, useEvidence } from '../state/evidence';
-import { useSession } from '../state/session';
+import type { RequestInput } from '../../../../shared/contract';
+import type { PlanFlowState } from './planFlow';
+import { connectionInput, useEvidence } from '../../state/evidence';
+import { useSession } from '../../state/session';
 import type { StoreApi } from 'zustand';
-import { mergeStoreUpdate } from '../../../shared/store-update';
-import { cancelTask, describeError, isCancelled, runTask } from './run';
-import { listLive, runDiagnosis } from './evidence';
-import { loadHistory } from './history';
-import { loadStorage } from './store';
+import { mergeStoreUpdate } from '../../../../shared/store-update';
+import { cancelTask, describeError, isCancelled, runTask } from '../../actions/run';
+import { listLive, runDiagnosis } from '../../actions/evidence';
+import { loadHistory } from './history-actions';
+import { loadStorage } from '../../actions/store';
 
 type Flow = StoreApi<PlanFlowState>;
 

@@ -1,15 +1,15 @@
 /** Multipart: records in the store and uploads on the server; complete or abort through a plan. */
-import { makePlan } from '../actions/repair';
-import { useEvidence } from '../state/evidence';
-import { useMultipart } from '../state/planFlow';
-import { useSession } from '../state/session';
-import { ArchiveRefusal } from '../components/ArchiveRefusal';
-import { ErrorText } from '../components/ErrorText';
-import { PlanReview } from '../components/PlanReview';
-import { ConnectionFields, OutputPicker, S3TargetPanel } from '../components/S3Connection';
-import { Time } from '../components/Time';
-import { RefreshEvidence } from '../components/RefreshEvidence';
-import { shown } from '../format';
+import { makePlan } from './actions';
+import { useEvidence } from '../../state/evidence';
+import { useMultipart } from './planFlow';
+import { useSession } from '../../state/session';
+import { ArchiveRefusal } from './ArchiveRefusal';
+import { ErrorText } from '../../components/ErrorText';
+import { PlanReview } from './PlanReview';
+import { ConnectionFields, OutputPicker, S3TargetPanel } from '../../components/S3Connection';
+import { Time } from '../../components/Time';
+import { RefreshEvidence } from '../../components/RefreshEvidence';
+import { shown } from '../../format';
 
 export function MultipartView() {
   const s = useMultipart();

@@ -1,13 +1,13 @@
 /** History: every action applied to this store, from its undo journals — what, when, by whom, the result, and its undo state. */
 import { useEffect } from 'react';
-import { loadHistory } from '../actions/history';
-import { planUndo } from '../actions/repair';
-import { useHistory } from '../state/history';
-import { useRepair } from '../state/planFlow';
-import { useSession } from '../state/session';
-import { Badge } from '../components/Badge';
-import { ErrorText } from '../components/ErrorText';
-import { Time } from '../components/Time';
+import { loadHistory } from './history-actions';
+import { planUndo } from './actions';
+import { useHistory } from './history-state';
+import { useRepair } from './planFlow';
+import { useSession } from '../../state/session';
+import { Badge } from '../../components/Badge';
+import { ErrorText } from '../../components/ErrorText';
+import { Time } from '../../components/Time';
 
 const RESULT_KIND = { verified: 'ok', applied: 'warning', failed: 'error', incomplete: 'warning', abandoned: 'info' } as const;
 const UNDO_KIND = { next: 'info', later: 'info', undone: 'ok', 'undo-failed': 'error', 'not-undoable': 'warning', nothing: 'info' } as const;

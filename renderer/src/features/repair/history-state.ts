@@ -1,6 +1,6 @@
 /** The history of applied actions of the open store (engine's history.list). View state only. */
 import { create } from 'zustand';
-import type { HistoryList } from '../../../shared/model';
+import type { HistoryList } from '../../../../shared/model';
 
 export interface HistoryState {
   list: HistoryList | null;

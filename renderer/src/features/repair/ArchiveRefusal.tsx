@@ -3,10 +3,10 @@
  * read-only evidence; the engine refuses it in every plan too), with the way forward — a writable
  * copy of the demo, or extracting the archive to a folder and opening that.
  */
-import { openDemoCopy } from '../actions/store';
-import { shellQuote } from '../../../shared/suggest-cli';
-import { useSession } from '../state/session';
-import { CopyButton } from './CopyButton';
+import { openDemoCopy } from '../../actions/store';
+import { shellQuote } from '../../../../shared/suggest-cli';
+import { useSession } from '../../state/session';
+import { CopyButton } from '../../components/CopyButton';
 
 export function ArchiveRefusal() {
   const opened = useSession((s) => s.opened);

@@ -1,8 +1,8 @@
 /** The history of applied actions of the open store, from its undo journals (engine's history.list). */
-import { getClient } from '../client';
-import { useHistory } from '../state/history';
-import { useSession } from '../state/session';
-import { describeError } from './run';
+import { getClient } from '../../client';
+import { useHistory } from './history-state';
+import { useSession } from '../../state/session';
+import { describeError } from '../../actions/run';
 
 export async function loadHistory(): Promise<void> {
   const opened = useSession.getState().opened;

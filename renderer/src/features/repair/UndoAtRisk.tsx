@@ -3,7 +3,7 @@
  * is refused unless forced; this names the keys Fluent Bit would make again and overwrite, so the
  * operator confirms knowing exactly which objects are at risk.
  */
-import type { Plan } from '../state/planFlow';
+import type { Plan } from './planFlow';
 
 const SHOWN = 50;
 

@@ -5,16 +5,16 @@
  * index is prefilled with the safe value and the evidence it rests on.
  */
 import { useEffect } from 'react';
-import { makePlan, usesShadowDir } from '../actions/repair';
-import { useEvidence } from '../state/evidence';
-import { useRepair } from '../state/planFlow';
-import { selectWritesBlocked, useSession } from '../state/session';
-import { ErrorText } from '../components/ErrorText';
-import { PlanReview, blockingRefusals } from '../components/PlanReview';
-import { ArchiveRefusal } from '../components/ArchiveRefusal';
-import { S3TargetPanel } from '../components/S3Connection';
-import type { RepairAction } from '../../../shared/model';
-import { safeIndexText } from '../format';
+import { makePlan, usesShadowDir } from './actions';
+import { useEvidence } from '../../state/evidence';
+import { useRepair } from './planFlow';
+import { selectWritesBlocked, useSession } from '../../state/session';
+import { ErrorText } from '../../components/ErrorText';
+import { PlanReview, blockingRefusals } from './PlanReview';
+import { ArchiveRefusal } from './ArchiveRefusal';
+import { S3TargetPanel } from '../../components/S3Connection';
+import type { RepairAction } from '../../../../shared/model';
+import { safeIndexText } from '../../format';
 
 const ACTIONS: { value: RepairAction; label: string; help: string }[] = [
   { value: 'repair-index', label: 'Repair the index', help: 'Write the safe next $INDEX into seq_index_<id> atomically, with a backup.' },
