@@ -162,7 +162,15 @@ export async function snapshotTree(root: string, scope?: string[]): Promise<Tree
 
 /** Paths that changed between two snapshots, ignoring `expected` (relative paths and their parents). */
 export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot, expected: string[] = []): string[] {
-  const ignore = (p: string) => expected.some((e) => e === p || e.startsWith(p + '/') || p.startsWith(e + '/'));
+  // by set lookups, not a scan of `expected` per path: a replay expects every chunk it moved
+  const exact = new Set(expected);
+  const above = new Set<string>();
+  for (const e of expected) for (let i = e.indexOf('/'); i > 0; i = e.indexOf('/', i + 1)) above.add(e.slice(0, i));
+  const ignore = (p: string) => {
+    if (exact.has(p) || above.has(p)) return true; // expected itself, or one of its folders
+    for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) if (exact.has(p.slice(0, i))) return true; // inside an expected folder
+    return false;
+  };
   const changed: string[] = [];
   for (const [p, v] of before) if (after.get(p) !== v && !ignore(p)) changed.push(p);
   for (const p of after.keys()) if (!before.has(p) && !ignore(p)) changed.push(p);
