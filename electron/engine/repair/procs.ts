@@ -214,8 +214,17 @@ export interface ProcessScan {
  */
 const planning = new AsyncLocalStorage<Map<string, Promise<ProcessScan>>>();
 
-export function planningScope<T>(fn: () => Promise<T>): Promise<T> {
-  return planning.run(new Map(), fn);
+let scopes = 0;
+
+export async function planningScope<T>(fn: () => Promise<T>): Promise<T> {
+  scopes++;
+  try {
+    return await planning.run(new Map(), fn);
+  } finally {
+    // On Node 20 an enabled AsyncLocalStorage installs promise hooks that tax every promise of the
+    // process (a replay's uploads afterwards); off when no planning runs (`run` turns it on again).
+    if (--scopes === 0) planning.disable();
+  }
 }
 
 /** `only`: look at these pids alone (else every process). */

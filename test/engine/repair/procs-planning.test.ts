@@ -48,6 +48,27 @@ describe.skipIf(process.platform !== 'linux')('process checks while planning and
     expect(refused.refusals.map((r) => r.reason)).toEqual([expect.stringMatching(new RegExp(`^Process ${child!.pid} \\(node\\) has files of the store open`))]);
   });
 
+  it('a scope that ends while another runs leaves the other its look; after both, a scope works again', async () => {
+    t = tempDir('sd-procs-plan-');
+    const file = path.join(t.dir, 'chunk');
+    writeFileSync(file, 'x');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let firstLook: unknown = null;
+    const long = planningScope(async () => {
+      firstLook = await findProcessesUsing(t!.dir);
+      await held;
+      return findProcessesUsing(t!.dir);
+    });
+    await planningScope(() => findProcessesUsing(t!.dir)); // starts and ends inside the long one
+    release();
+    expect(await long).toBe(firstLook);
+    child = await holder(file);
+    const again = await planningScope(async () => [await findProcessesUsing(t!.dir), await findProcessesUsing(t!.dir)]);
+    expect(again[1]).toBe(again[0]);
+    expect(again[0].processes.map((p) => p.pid)).toEqual([child.pid]);
+  });
+
   it('two planning scopes do not share a look', async () => {
     t = tempDir('sd-procs-plan-');
     const file = path.join(t.dir, 'chunk');
