@@ -88,8 +88,14 @@ export async function basisOf(
   evidence: S3Evidence | null,
   paths: string[],
 ): Promise<PlanBasis> {
-  const files: PlanBasis['files'] = [];
-  for (const p of [...new Set(paths)].sort()) files.push({ path: p, state: await pathState(p) });
+  // A replay's basis holds every chunk it sends: the lstats run 16 at once, not one after another.
+  const sorted = [...new Set(paths)].sort();
+  const files: PlanBasis['files'] = new Array(sorted.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < sorted.length; i = next++) files[i] = { path: sorted[i], state: await pathState(sorted[i]) };
+  };
+  await Promise.all(Array.from({ length: Math.min(16, sorted.length) }, worker));
   return { store: storeFingerprint(report, rootPath), config: configFingerprint(config), evidence: evidenceFingerprint(evidence), files };
 }
 
