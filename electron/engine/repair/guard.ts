@@ -106,13 +106,14 @@ export async function checkWriteAllowed(
   }
   if (!use.processes.some((p) => p.kind === 'fluent-bit')) {
     // a Fluent Bit whose config names this root uses it, even holding no file of it right now
-    const configured = await fluentBitsStoringIn(root);
+    const running = await findFluentBitProcesses();
+    const configured = await fluentBitsStoringIn(root, running);
     for (const p of configured)
       r.refusals.push({
         reason: `Process ${p.pid} (${p.command}) is Fluent Bit, using this store: its config ${p.config} names it (store_dir/bucket ${p.named}, the same folder by device and inode), though it holds no file of it at this moment. Stop Fluent Bit before repairing: its next upload writes seq_index.`,
         forceable: true,
       });
-    const fb = (await findFluentBitProcesses()).filter((p) => !configured.some((c) => c.pid === p.pid));
+    const fb = running.filter((p) => !configured.some((c) => c.pid === p.pid));
     for (const p of fb)
       r.warnings.push(
         `Fluent Bit process ${p.pid} (${p.command}) is running, though with no file of this root open, mapped or as its working directory. Make sure it does not use this store.`,

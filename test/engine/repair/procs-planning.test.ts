@@ -2,9 +2,9 @@
  * One planning request looks at a root's processes once (procs.ts planningScope); every look
  * outside a planning scope — apply's check right before it writes — is fresh.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { promises as fsp, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { findProcessesUsing, planningScope } from '../../../electron/engine/repair/procs';
 import { checkWriteAllowed } from '../../../electron/engine/repair/guard';
@@ -67,6 +67,17 @@ describe.skipIf(process.platform !== 'linux')('process checks while planning and
     const again = await planningScope(async () => [await findProcessesUsing(t!.dir), await findProcessesUsing(t!.dir)]);
     expect(again[1]).toBe(again[0]);
     expect(again[0].processes.map((p) => p.pid)).toEqual([child.pid]);
+  });
+
+  it('a write check walks /proc twice: once for the files held, once for the Fluent Bit processes and their configs', async () => {
+    t = tempDir('sd-procs-plan-');
+    const walks = vi.spyOn(fsp, 'readdir');
+    try {
+      expect((await checkWriteAllowed(t.dir)).refusals).toEqual([]);
+      expect(walks.mock.calls.filter((c) => c[0] === '/proc')).toHaveLength(2);
+    } finally {
+      walks.mockRestore();
+    }
   });
 
   it('two planning scopes do not share a look', async () => {
