@@ -170,7 +170,9 @@ export async function openJournalAppender(file: string): Promise<JournalAppender
         group = g;
         g.written = queue(async () => {
           if (group === g) group = null; // later appends start the next group
-          await fh.appendFile(lead + g.text);
+          // one write of the whole group (O_APPEND): the plain write call, not appendFile's per-call machinery
+          const buf = Buffer.from(lead + g.text);
+          for (let off = 0; off < buf.length;) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
           lead = '';
         });
         written = g.written;
