@@ -8,7 +8,7 @@
  * read-only mounts, no W_OK) can never be repaired. `force` overrides only the process check,
  * loudly: the plan's warning names each check it overrides.
  */
-import { promises as fsp, constants as fsc } from 'node:fs';
+import { promises as fsp, constants as fsc, lstatSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DIR } from './tool-dir';
 import { isOwnTemp } from './atomic';
@@ -140,10 +140,13 @@ export type TreeSnapshot = Map<string, string>;
  */
 export async function snapshotTree(root: string, scope?: string[]): Promise<TreeSnapshot> {
   const snap: TreeSnapshot = new Map();
+  // synchronous readdir and lstats (quick metadata lookups, no thread-pool round trip each); the
+  // event loop is let go every 256 entries
+  let n = 0;
   async function walk(dir: string, rel: string, depth: number): Promise<void> {
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await fsp.readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -151,7 +154,13 @@ export async function snapshotTree(root: string, scope?: string[]): Promise<Tree
       if (e.name === TOOL_DIR || isOwnTemp(e.name)) continue;
       const p = path.join(dir, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
-      const st = await fsp.lstat(p).catch(() => null);
+      if (++n % 256 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      let st: import('node:fs').Stats | undefined;
+      try {
+        st = lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
       if (!st) continue;
       snap.set(r, `${st.isDirectory() ? 'd' : 'f'}:${st.isDirectory() ? 0 : st.size}:${st.mtimeMs}`);
       if (st.isDirectory() && depth < 3 && (!scope || depth > 0 || scope.includes(e.name))) await walk(p, r, depth + 1);
