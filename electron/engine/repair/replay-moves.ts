@@ -13,7 +13,7 @@
  *
  * {@link moveReplayedChunk} is the one call that moves a chunk, through the anchored primitive (atomic.ts).
  */
-import { promises as fsp } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDir, mkdirsDurable, moveUnsynced } from './atomic';
 
@@ -42,16 +42,17 @@ export async function moveReplayedChunk(rootPath: string, from: string, to: stri
   }
 }
 
-async function uniqueDest(dir: string, name: string): Promise<string> {
+/** A free name in `dir` (the anchored move then refuses it if it was taken meanwhile). */
+function uniqueDest(dir: string, name: string): string {
   for (let n = 0; ; n++) {
     const p = path.join(dir, n ? `${name}.${n}` : name);
-    if (
-      !(await fsp.lstat(p).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return p;
+    let taken = false;
+    try {
+      taken = !!lstatSync(p, { throwIfNoEntry: false });
+    } catch {
+      // not looked up (the folder is not one): the anchored move reports it
+    }
+    if (!taken) return p;
   }
 }
 
@@ -77,7 +78,7 @@ export class ReplayMover<T extends MoveRequest> {
   /** Move now (visible at once; durable at the next flush). Resolves to the destination. */
   move(req: T): Promise<string> {
     const run = this.chain.then(async () => {
-      const to = await uniqueDest(req.destDir, path.basename(req.file));
+      const to = uniqueDest(req.destDir, path.basename(req.file));
       await moveReplayedChunk(this.rootPath, req.file, to, this.made);
       this.dirs.add(path.dirname(req.file));
       this.dirs.add(path.dirname(to));
