@@ -5,7 +5,7 @@
  * compared by size, mtime and inode; the index planner also checks the bytes it replaces.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats } from 'node:fs';
 import type { FluentBitConfig, PlanBasis, PlanRoot, RootReport, S3Evidence, StoreReport, StreamInfo } from '../../../shared/model';
 
 const memo = new WeakMap<object, string>();
@@ -73,10 +73,26 @@ export function evidenceFingerprint(ev: S3Evidence | null | undefined): string |
 
 /** `absent`, `dir`, `link:<target>`, or `file:<size>:<mtimeMs>:<ino>`. */
 export async function pathState(p: string): Promise<string> {
-  const st = await fsp.lstat(p).catch(() => null);
+  return pathStateNow(p);
+}
+
+/** {@link pathState} with synchronous calls (an lstat is a quick metadata lookup: no thread-pool round trip). */
+function pathStateNow(p: string): string {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
   if (!st) return 'absent';
   if (st.isDirectory()) return 'dir';
-  if (st.isSymbolicLink()) return `link:${await fsp.readlink(p).catch(() => '?')}`;
+  if (st.isSymbolicLink()) {
+    try {
+      return `link:${readlinkSync(p)}`;
+    } catch {
+      return 'link:?';
+    }
+  }
   return `${st.isFile() ? 'file' : 'other'}:${st.size}:${st.mtimeMs}:${st.ino}`;
 }
 
@@ -87,8 +103,13 @@ export async function basisOf(
   evidence: S3Evidence | null,
   paths: string[],
 ): Promise<PlanBasis> {
+  // A replay's basis holds every chunk it sends: synchronous lstats, the event loop let go every 256.
+  const sorted = [...new Set(paths)].sort();
   const files: PlanBasis['files'] = [];
-  for (const p of [...new Set(paths)].sort()) files.push({ path: p, state: await pathState(p) });
+  for (const p of sorted) {
+    files.push({ path: p, state: pathStateNow(p) });
+    if (files.length % 256 === 0) await new Promise<void>((r) => setImmediate(r));
+  }
   return { store: storeFingerprint(report, rootPath), config: configFingerprint(config), evidence: evidenceFingerprint(evidence), files };
 }
 

@@ -13,29 +13,46 @@
  *
  * {@link moveReplayedChunk} is the one call that moves a chunk, through the anchored primitive (atomic.ts).
  */
-import { promises as fsp } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { fsyncDir, mkdirsDurable, moveUnsynced } from '../write';
-import { assertInside } from '../write';
 
-/** Rename `from` (a chunk in the store) to `to` (in `.store-doctor/replayed/`); durable after a flush. */
-export async function moveReplayedChunk(rootPath: string, from: string, to: string): Promise<void> {
-  await assertInside(rootPath, from, 'the chunk');
-  await mkdirsDurable(rootPath, path.dirname(to), 0o700);
-  // through the folders held open by descriptor: a folder swapped for a link fails the move or keeps it inside the store
-  await moveUnsynced(rootPath, from, to);
+/**
+ * Rename `from` (a chunk in the store) to `to` (in `.store-doctor/replayed/`); durable after a flush.
+ * Both folders are opened from the root's descriptor one component at a time without following a
+ * link, and a chunk that is a link is refused (atomic.ts `moveUnsynced`), so the move stays inside
+ * the store. `made`: destination folders already made by this run (made once, not per chunk).
+ */
+export async function moveReplayedChunk(rootPath: string, from: string, to: string, made?: Set<string>): Promise<void> {
+  const dir = path.dirname(to);
+  if (!made?.has(dir)) {
+    await mkdirsDurable(rootPath, dir, 0o700);
+    made?.add(dir);
+  }
+  try {
+    // through the folders held open by descriptor: a folder swapped for a link fails the move or keeps it inside the store
+    await moveUnsynced(rootPath, from, to);
+  } catch (err) {
+    // the destination folder was removed since this run made it: make it again, once
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !made?.has(dir)) throw err;
+    made.delete(dir);
+    await mkdirsDurable(rootPath, dir, 0o700);
+    made.add(dir);
+    await moveUnsynced(rootPath, from, to);
+  }
 }
 
-async function uniqueDest(dir: string, name: string): Promise<string> {
+/** A free name in `dir` (the anchored move then refuses it if it was taken meanwhile). */
+function uniqueDest(dir: string, name: string): string {
   for (let n = 0; ; n++) {
     const p = path.join(dir, n ? `${name}.${n}` : name);
-    if (
-      !(await fsp.lstat(p).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return p;
+    let taken = false;
+    try {
+      taken = !!lstatSync(p, { throwIfNoEntry: false });
+    } catch {
+      // not looked up (the folder is not one): the anchored move reports it
+    }
+    if (!taken) return p;
   }
 }
 
@@ -54,14 +71,15 @@ export class ReplayMover<T extends MoveRequest> {
   private chain: Promise<void> = Promise.resolve();
   private dirs = new Set<string>();
   private pending: { req: T; to: string }[] = [];
+  private made = new Set<string>();
 
   constructor(private readonly rootPath: string) {}
 
   /** Move now (visible at once; durable at the next flush). Resolves to the destination. */
   move(req: T): Promise<string> {
     const run = this.chain.then(async () => {
-      const to = await uniqueDest(req.destDir, path.basename(req.file));
-      await moveReplayedChunk(this.rootPath, req.file, to);
+      const to = uniqueDest(req.destDir, path.basename(req.file));
+      await moveReplayedChunk(this.rootPath, req.file, to, this.made);
       this.dirs.add(path.dirname(req.file));
       this.dirs.add(path.dirname(to));
       this.pending.push({ req, to });

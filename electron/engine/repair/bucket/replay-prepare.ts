@@ -18,7 +18,7 @@
 import * as path from 'node:path';
 import type { ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
 import { md5Hex, objectBody, readChunkFile, replayContent, sha256Hex } from './chunkfile';
-import { assertInside } from '../write';
+import { assertInsideRoot, resolveWriteRoot } from '../write';
 import type { ChunkState, ReplayLine } from './replay-journal';
 import type { Prepared } from './replay-upload';
 
@@ -92,10 +92,12 @@ export async function prepareReplay(
   budget: { cached: number } = { cached: 0 },
 ): Promise<PrepareResult> {
   // Reading is done in parallel; keys are given afterwards, one by one in the plan's order.
+  // The root is resolved once per batch; each chunk's path is still checked component by component.
+  const root = await resolveWriteRoot(d.rootPath);
   const read = await mapPool(todo, 8, async (item) => {
     const file = path.join(d.rootPath, item.chunkPath);
     try {
-      await assertInside(d.rootPath, file, 'the chunk');
+      await assertInsideRoot(root, file, 'the chunk');
       const content = replayContent(await readChunkFile(file));
       const { body } = objectBody(content, d.compression);
       // kept for the upload while the budget lasts (else read again then)

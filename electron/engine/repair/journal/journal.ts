@@ -116,37 +116,75 @@ export async function openJournalAppender(file: string): Promise<JournalAppender
     await fh.close();
     throw err;
   }
+  // Writes go one after another; an fsync never holds a write back (it runs beside the writes and
+  // covers every write finished before it started), so a worker recording a line does not wait
+  // for another batch's fsync.
   let chain: Promise<unknown> = Promise.resolve();
   const queue = <T>(f: () => Promise<T>): Promise<T> => {
     const run = chain.then(f);
     chain = run.catch(() => undefined);
     return run;
   };
+  let syncing: Promise<void> | null = null;
+  let nextSync: Promise<void> | null = null;
+  const startSync = (): Promise<void> => {
+    const run = fh.sync();
+    const mine = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    syncing = mine;
+    void mine.then(() => {
+      if (syncing === mine) syncing = null;
+    });
+    return run;
+  };
+  // An fsync asked for while one runs starts after it (the running one may predate the caller's
+  // write); every caller that asks meanwhile shares that next fsync.
+  const syncNow = (): Promise<void> => {
+    if (nextSync) return nextSync;
+    if (!syncing) return startSync();
+    const after = syncing;
+    const next = after.then(() => {
+      if (nextSync === next) nextSync = null;
+      return startSync();
+    });
+    nextSync = next;
+    return next;
+  };
   // Group commit: appends made while a write is under way go out together in the next write (and
-  // its fsync when one of them asks for it); each call still resolves only once its lines are written.
-  let group: { text: string; sync: boolean; run: Promise<void> } | null = null;
+  // an fsync when one of them asks for it); each call still resolves only once its lines are
+  // written (and, when it asked, fsynced).
+  let group: { text: string; written: Promise<void> } | null = null;
   return {
     append: (values, opts = {}) => {
       if (!values.length) return queue(async () => undefined);
       const text = values.map((v) => JSON.stringify(v) + '\n').join('');
       const sync = opts.sync ?? true;
+      let written: Promise<void>;
       if (group) {
         group.text += text;
-        group.sync ||= sync;
-        return group.run;
+        written = group.written;
+      } else {
+        const g: { text: string; written: Promise<void> } = { text, written: Promise.resolve() };
+        group = g;
+        g.written = queue(async () => {
+          if (group === g) group = null; // later appends start the next group
+          // one write of the whole group (O_APPEND): the plain write call, not appendFile's per-call machinery
+          const buf = Buffer.from(lead + g.text);
+          for (let off = 0; off < buf.length;) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
+          lead = '';
+        });
+        written = g.written;
       }
-      const g: { text: string; sync: boolean; run: Promise<void> } = { text, sync, run: Promise.resolve() };
-      group = g;
-      g.run = queue(async () => {
-        if (group === g) group = null; // later appends start the next group
-        await fh.appendFile(lead + g.text);
-        lead = '';
-        if (g.sync) await fh.sync();
-      });
-      return g.run;
+      return sync ? written.then(syncNow) : written;
     },
-    sync: () => queue(() => fh.sync()),
-    close: () => queue(() => fh.close()),
+    sync: () => queue(async () => undefined).then(syncNow),
+    close: () =>
+      queue(async () => {
+        await (nextSync ?? syncing)?.catch(() => undefined);
+        await fh.close();
+      }),
   };
 }
 

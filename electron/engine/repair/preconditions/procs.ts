@@ -75,7 +75,9 @@ const under = (p: string, root: string) => p === root || p.startsWith(root + '/'
  * (through /proc/<pid>/root), walking up its folders until one is the root folder itself (device
  * and inode) — a bind mount of the store, or of the root, in a container ends there.
  */
-function locate(pid: number, h: Held, rootSt: Stats, realRoot: string, lstatCached: (p: string) => Stats | null): string | null | undefined {
+type StatOf = (p: string) => Stats | null;
+
+function locate(pid: number, h: Held, rootSt: Stats, realRoot: string, lstatCached: StatOf, statCached: StatOf): string | null | undefined {
   if (h.ino === rootSt.ino) return realRoot;
   if (h.named.endsWith(' (deleted)')) return null; // no longer in any folder: not in the root's tree either
   const named = h.named;
@@ -86,17 +88,18 @@ function locate(pid: number, h: Held, rootSt: Stats, realRoot: string, lstatCach
     if (under(named, realRoot)) return named;
     // same file, another path here: an alias (a bind mount of the store in this namespace) is in
     // the root when one of its folders is the root folder itself — the path never decides
-    return inRootByParents('', named, rootSt, realRoot);
+    return inRootByParents('', named, rootSt, realRoot, statCached);
   }
   const base = `${procDir()}/${pid}/root`;
   if (!same(statSync(base + named, true))) return undefined;
-  return inRootByParents(base, named, rootSt, realRoot);
+  return inRootByParents(base, named, rootSt, realRoot, statCached);
 }
 
 /** Walks up the folders of `named` (looked up under `base`) until one is the root folder itself (device and inode): its path under the root; null when none is. */
-function inRootByParents(base: string, named: string, rootSt: Stats, realRoot: string): string | null | undefined {
+/** `statOf`: stat (following links) kept for one scan: the folders above the files every process maps recur. */
+function inRootByParents(base: string, named: string, rootSt: Stats, realRoot: string, statOf: StatOf): string | null | undefined {
   for (let dir = path.dirname(named); ; dir = path.dirname(dir)) {
-    const st = statSync(base + dir, false);
+    const st = statOf(base + dir);
     if (!st) return undefined;
     if (st.dev === rootSt.dev && st.ino === rootSt.ino) return path.join(realRoot, path.relative(dir, named));
     if (dir === '/' || dir === path.dirname(dir)) return null;
@@ -214,8 +217,17 @@ export interface ProcessScan {
  */
 const planning = new AsyncLocalStorage<Map<string, Promise<ProcessScan>>>();
 
-export function planningScope<T>(fn: () => Promise<T>): Promise<T> {
-  return planning.run(new Map(), fn);
+let scopes = 0;
+
+export async function planningScope<T>(fn: () => Promise<T>): Promise<T> {
+  scopes++;
+  try {
+    return await planning.run(new Map(), fn);
+  } finally {
+    // On Node 20 an enabled AsyncLocalStorage installs promise hooks that tax every promise of the
+    // process (a replay's uploads afterwards); off when no planning runs (`run` turns it on again).
+    if (--scopes === 0) planning.disable();
+  }
 }
 
 /** `only`: look at these pids alone (else every process). */
@@ -268,12 +280,17 @@ async function scanProcesses(root: string, only?: number[]): Promise<ProcessScan
     if (!lstats.has(p)) lstats.set(p, statSync(p, true));
     return lstats.get(p)!;
   };
+  const stats = new Map<string, Stats | null>();
+  const statCached = (p: string) => {
+    if (!stats.has(p)) stats.set(p, statSync(p, false));
+    return stats.get(p)!;
+  };
   const processes: ProcessUse[] = [];
   for (const c of candidates) {
     const hits: { p: string; how: Held['how']; dir: boolean }[] = [];
     await yieldLoop(slice);
     for (const h of c.held) {
-      let where = locate(c.pid, h, rootSt, realRoot, lstatCached);
+      let where = locate(c.pid, h, rootSt, realRoot, lstatCached, statCached);
       if (where === undefined) {
         inodes ??= await inodesOf(realRoot);
         where = inodes.get(h.ino) ?? null;

@@ -38,12 +38,13 @@ async function identity(p: string): Promise<string | null> {
   return st ? `${st.dev}:${st.ino}` : null;
 }
 
-async function configuredFor(target: string, named: Named): Promise<ConfiguredUser[]> {
+/** `running`: the Fluent Bit processes when the caller has just looked them up (one walk of /proc, not two). */
+async function configuredFor(target: string, named: Named, running?: { pid: number; command: string }[]): Promise<ConfiguredUser[]> {
   const want = await identity(target);
   if (!want) return [];
   const proc = procsTestHooks.proc ?? '/proc';
   const out: ConfiguredUser[] = [];
-  for (const p of await findFluentBitProcesses()) {
+  for (const p of running ?? (await findFluentBitProcesses())) {
     try {
       const args = (await fsp.readFile(`${proc}/${p.pid}/cmdline`, 'utf8')).split('\0');
       const i = args.findIndex((a) => a === '-c' || a === '--config' || a.startsWith('--config='));
@@ -78,6 +79,6 @@ export function fluentBitsConfiguredFor(root: string): Promise<ConfiguredUser[]>
 }
 
 /** Fluent Bit processes with an S3 output whose `<store_dir>/<bucket>` is the bucket root `root`. */
-export function fluentBitsStoringIn(root: string): Promise<ConfiguredUser[]> {
-  return configuredFor(root, s3RootsOf);
+export function fluentBitsStoringIn(root: string, running?: { pid: number; command: string }[]): Promise<ConfiguredUser[]> {
+  return configuredFor(root, s3RootsOf, running);
 }

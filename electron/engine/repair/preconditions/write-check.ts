@@ -8,7 +8,7 @@
  * read-only mounts, no W_OK) can never be repaired. `force` overrides only the process check,
  * loudly: the plan's warning names each check it overrides.
  */
-import { promises as fsp, constants as fsc } from 'node:fs';
+import { promises as fsp, constants as fsc, lstatSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DIR } from '../write';
 import { isOwnTemp } from '../write';
@@ -106,13 +106,14 @@ export async function checkWriteAllowed(
   }
   if (!use.processes.some((p) => p.kind === 'fluent-bit')) {
     // a Fluent Bit whose config names this root uses it, even holding no file of it right now
-    const configured = await fluentBitsStoringIn(root);
+    const running = await findFluentBitProcesses();
+    const configured = await fluentBitsStoringIn(root, running);
     for (const p of configured)
       r.refusals.push({
         reason: `Process ${p.pid} (${p.command}) is Fluent Bit, using this store: its config ${p.config} names it (store_dir/bucket ${p.named}, the same folder by device and inode), though it holds no file of it at this moment. Stop Fluent Bit before repairing: its next upload writes seq_index.`,
         forceable: true,
       });
-    const fb = (await findFluentBitProcesses()).filter((p) => !configured.some((c) => c.pid === p.pid));
+    const fb = running.filter((p) => !configured.some((c) => c.pid === p.pid));
     for (const p of fb)
       r.warnings.push(
         `Fluent Bit process ${p.pid} (${p.command}) is running, though with no file of this root open, mapped or as its working directory. Make sure it does not use this store.`,
@@ -139,10 +140,13 @@ export type TreeSnapshot = Map<string, string>;
  */
 export async function snapshotTree(root: string, scope?: string[]): Promise<TreeSnapshot> {
   const snap: TreeSnapshot = new Map();
+  // synchronous readdir and lstats (quick metadata lookups, no thread-pool round trip each); the
+  // event loop is let go every 256 entries
+  let n = 0;
   async function walk(dir: string, rel: string, depth: number): Promise<void> {
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await fsp.readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -150,7 +154,13 @@ export async function snapshotTree(root: string, scope?: string[]): Promise<Tree
       if (e.name === TOOL_DIR || isOwnTemp(e.name)) continue;
       const p = path.join(dir, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
-      const st = await fsp.lstat(p).catch(() => null);
+      if (++n % 256 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      let st: import('node:fs').Stats | undefined;
+      try {
+        st = lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
       if (!st) continue;
       snap.set(r, `${st.isDirectory() ? 'd' : 'f'}:${st.isDirectory() ? 0 : st.size}:${st.mtimeMs}`);
       if (st.isDirectory() && depth < 3 && (!scope || depth > 0 || scope.includes(e.name))) await walk(p, r, depth + 1);
@@ -162,7 +172,15 @@ export async function snapshotTree(root: string, scope?: string[]): Promise<Tree
 
 /** Paths that changed between two snapshots, ignoring `expected` (relative paths and their parents). */
 export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot, expected: string[] = []): string[] {
-  const ignore = (p: string) => expected.some((e) => e === p || e.startsWith(p + '/') || p.startsWith(e + '/'));
+  // by set lookups, not a scan of `expected` per path: a replay expects every chunk it moved
+  const exact = new Set(expected);
+  const above = new Set<string>();
+  for (const e of expected) for (let i = e.indexOf('/'); i > 0; i = e.indexOf('/', i + 1)) above.add(e.slice(0, i));
+  const ignore = (p: string) => {
+    if (exact.has(p) || above.has(p)) return true; // expected itself, or one of its folders
+    for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) if (exact.has(p.slice(0, i))) return true; // inside an expected folder
+    return false;
+  };
   const changed: string[] = [];
   for (const [p, v] of before) if (after.get(p) !== v && !ignore(p)) changed.push(p);
   for (const p of after.keys()) if (!before.has(p) && !ignore(p)) changed.push(p);

@@ -70,6 +70,24 @@ async function openDirAt(parent: HeldDir, name: string): Promise<HeldDir | null>
   }
 }
 
+/** {@link openDirAt} with synchronous calls (a folder open is a quick metadata lookup; no thread-pool round trip). */
+function openDirAtSync(parent: HeldDir, name: string): HeldDir | null {
+  const real = path.join(parent.real, name);
+  const shown = path.join(parent.shown, name);
+  try {
+    if (anchorMode() === 'path') {
+      const st = fs.lstatSync(real, { throwIfNoEntry: false });
+      if (!st) return null;
+      if (!st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      return { fd: -1, real, shown };
+    }
+    return { fd: fs.openSync(at(parent, name), DIR_FLAGS), real, shown };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return refuseLink(shown, err as NodeJS.ErrnoException);
+  }
+}
+
 /** Closed at once (a folder's close is cheap): when a write returns, it holds nothing in the store. */
 function closeDir(d: HeldDir): void {
   if (d.fd < 0) return;
@@ -191,6 +209,37 @@ export class Anchor {
     } catch (err) {
       if (cur !== this.root) closeDir(cur); // no descriptor is left open by a refused walk
       throw err;
+    }
+  }
+
+  /** {@link dir} (without creating) with synchronous opens: for many small steps in a row (replay's moves). */
+  dirSync(parts: string[]): HeldDir | null {
+    let cur = this.root;
+    try {
+      for (const name of parts) {
+        const next = openDirAtSync(cur, name);
+        if (cur !== this.root) closeDir(cur);
+        cur = this.root;
+        if (!next) return null;
+        cur = next;
+      }
+      return cur;
+    } catch (err) {
+      if (cur !== this.root) closeDir(cur); // no descriptor is left open by a refused walk
+      throw err;
+    }
+  }
+
+  /** {@link inParent} (without creating) with the folder opened by {@link dirSync}. */
+  inParentSync<T>(p: string, fn: (dir: HeldDir, name: string) => T): T {
+    const parts = this.parts(p);
+    if (!parts.length) throw new RefusedError([`${p}: the root itself is never replaced or removed`]);
+    const d = this.dirSync(parts.slice(0, -1));
+    if (!d) throw Object.assign(new Error(`${path.dirname(p)}: no such folder (ENOENT)`), { code: 'ENOENT' });
+    try {
+      return fn(d, parts[parts.length - 1]);
+    } finally {
+      this.release(d);
     }
   }
 

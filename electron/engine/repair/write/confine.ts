@@ -99,7 +99,11 @@ export async function confine(root: WriteRoot, rel: string, what: string): Promi
  * or a write outside the root.
  */
 export async function assertInside(rootPath: string, p: string, what = 'the file'): Promise<string> {
-  const root = await resolveWriteRoot(rootPath);
+  return assertInsideRoot(await resolveWriteRoot(rootPath), p, what);
+}
+
+/** {@link assertInside} with the root resolved once by the caller (a batch of chunks). */
+export async function assertInsideRoot(root: WriteRoot, p: string, what = 'the file'): Promise<string> {
   const rel = relativeInside(root, p, what);
   if ('problem' in rel) throw new RefusedError([rel.problem]);
   const c = await confine(root, rel.rel, what);

@@ -21,7 +21,7 @@ export {
   sweepOwnTemps,
   sweepStaleTemps,
 } from './atomic';
-export { assertInside, confine, isNormalAbsolute, isPlannedRoot, rebase, relativeInside, resolveWriteRoot, rootIdentity, type WriteRoot } from './confine';
+export { assertInside, assertInsideRoot, confine, isNormalAbsolute, isPlannedRoot, rebase, relativeInside, resolveWriteRoot, rootIdentity, type WriteRoot } from './confine';
 export { pathExists } from './fsutil';
 export {
   APPEND_FLAGS,
