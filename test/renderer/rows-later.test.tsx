@@ -13,7 +13,7 @@ import { useEvidence } from '../../renderer/src/state/evidence';
 import { useChunks } from '../../renderer/src/state/chunks';
 import { fakeClient, type FakeClient } from './fakeClient';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
-import { withoutRows } from '../../electron/engine/session/registry';
+import { withoutRows } from '../../shared/rows-omitted';
 import type { OpenedStore } from '../../shared/contract';
 
 vi.mock('uplot', () => ({
