@@ -39,8 +39,9 @@ async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reas
 
 export async function planSalvage(
   report: StoragePathReport,
-  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean } = {},
+  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean; only?: readonly string[] } = {},
 ): Promise<RepairPlan> {
+  const only = opts.only ? new Set(opts.only.map((p) => path.resolve(p))) : null;
   const rootPath = report.path;
   const checksum = report.limits.checksum;
   const chunks: NonNullable<Extract<RepairPlan['details'], { kind: 'salvage' }>>['chunks'] = [];
@@ -49,6 +50,7 @@ export async function planSalvage(
   for (const s of report.streams)
     for (const c of s.chunks) {
       if (!needsSalvage(c, checksum)) continue;
+      if (only && !only.has(path.join(rootPath, s.name, c.name))) continue;
       if (opts.archive) {
         inArchive++; // read-only evidence: refused below
         continue;
@@ -80,7 +82,7 @@ export async function planSalvage(
       ? `${inArchive} chunk(s) of ${rootPath} need salvage, but an archive is read-only: extract it and salvage the folder.`
       : chunks.length
         ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} record(s) kept${cut.length ? `, ${cut.length} torn last record(s) cut` : ''}.`
-        : `Nothing to salvage in ${rootPath}: no chunk Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
+        : `Nothing to salvage in ${rootPath}: no chunk${only ? ' of those named' : ''} Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
     why: [
       checksum === false
         ? 'storage.checksum is off: Fluent Bit does not check CRCs, only torn last records are cut.'

@@ -78,10 +78,10 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       let plan: RepairPlan;
       if (found?.roots.length) {
         ctx.registry.confinement.add(found.roots[0]);
-        plan = await planStoreSalvage(found.roots[0], { storePath: path.resolve(input.path), force: input.force });
+        plan = await planStoreSalvage(found.roots[0], { storePath: path.resolve(input.path), force: input.force, only: input.chunks });
       } else {
         const { report, archive } = await open(ctx, input.path, input.configPath);
-        plan = await planSalvage(report, { force: input.force, archive });
+        plan = await planSalvage(report, { force: input.force, archive, only: input.chunks });
       }
       plan.bookkeeping = bookkeepingSteps(plan);
       const check = await processCheckOf(plan);
