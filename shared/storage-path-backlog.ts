@@ -31,3 +31,30 @@ export function storagePathBacklog(report: StoragePathReport): StoragePathBacklo
     error: null,
   };
 }
+
+/**
+ * Why a storage.path chunk is not salvaged, or null when it is (the one rule: the planner and the
+ * app's Chunks view): a torn last record always; a CRC that does not match unless storage.checksum
+ * is known to be off (unknown counts as on: a CRC never hurts with it off).
+ */
+export function engineSalvageRefusal(c: EngineChunkInfo, checksum: boolean | null): string | null {
+  if (c.salvageable) {
+    if (c.tornBytes > 0) return null;
+    if (c.crc === 'valid') return 'its CRC is valid and it ends with a complete record: Fluent Bit loads it';
+    return checksum === false ? 'storage.checksum is off: Fluent Bit does not check the CRC and loads it' : null;
+  }
+  if (c.fateChecksumOn === 'load') return 'its CRC is valid and it ends with a complete record: Fluent Bit loads it';
+  return `nothing Store Doctor can keep in it (${c.fateText || c.headerMessage})`;
+}
+
+/** The Fluent Bit versions whose next start was measured on real buffers (docs/storage-path.md). */
+export const MEASURED_ENGINE_VERSIONS = ['1.9.10', '3.2.10', '4.2.8', '5.0.9', '5.1.1'] as const;
+
+/**
+ * What each measured version does with the chunk at its next start, with storage.checksum on and
+ * off: the same on all five (docs/storage-path.md); none deleted a chunk (a rejected one stays on
+ * disk and is rejected again at every start).
+ */
+export function versionFates(c: EngineChunkInfo): { version: string; checksumOn: string; checksumOff: string; deletes: boolean }[] {
+  return MEASURED_ENGINE_VERSIONS.map((version) => ({ version, checksumOn: c.fateChecksumOn, checksumOff: c.fateChecksumOff, deletes: false }));
+}

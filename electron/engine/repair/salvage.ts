@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult, StoragePathReport } from '../../../shared/model';
+import { engineSalvageRefusal } from '../../../shared/storage-path-backlog';
 import { decodeChunkHeader } from '../chunk';
 import { analyzeEngineChunk, readChunkBytes } from '../storage-path';
 import { atomicWriteFile } from './atomic';
@@ -20,13 +21,8 @@ import { fluentBitsConfiguredFor } from './storage-users';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Whether a chunk needs salvage given the checksum setting (null: unknown, treated as on: a CRC never hurts with it off). */
-function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null): boolean {
-  if (!c.salvageable) return false;
-  if (c.tornBytes > 0) return true;
-  // Measured: with storage.checksum on, a zero CRC field (chunk written with it off) is rejected too.
-  return c.crc !== 'valid' && checksum !== false;
-}
+/** Whether a chunk needs salvage given the checksum setting: the one rule, shared with the app. */
+const needsSalvage = (c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null) => engineSalvageRefusal(c, checksum) === null;
 
 /** Refusals for Fluent Bit processes whose config names this storage.path (forceable like the open-file check). */
 async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reason: string; forceable: boolean }[]> {
