@@ -12,11 +12,13 @@ import type { FluentBitConfig, RepairPlan } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage, planStoreSalvage, planUndo, storeRootOf } from '../repair';
 import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
-import { realPathOf } from './confine';
+import { isInside, realPathOf } from './confine';
 import { EngineError } from './errors';
 import { exportStoragePath } from './export-storage-path';
 import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
+import { markOwnWrites } from './own-writes';
+import { changedPaths } from './plans';
 
 type Handlers = Pick<
   EngineHandlers,
@@ -111,7 +113,17 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       if (rec.plan.confirm !== undefined && input.confirm !== rec.plan.confirm)
         throw new EngineError('invalid-input', `type "${rec.plan.confirm}" to confirm the salvage (got "${input.confirm.slice(0, 80)}")`);
       ctx.plans.delete(input.planId);
-      return applyPlan(rec.plan, { force: rec.plan.forced });
+      // A store open on this folder (a store_dir salvaged from the app's Chunks view): these writes are
+      // the tool's own, not a change on disk that blocks its writes until a rescan.
+      const paths = changedPaths(rec.plan);
+      const root = rec.plan.rootPath;
+      const open = root ? ctx.registry.list().filter((s) => isInside(s.path, realPathOf(root) ?? root)) : [];
+      for (const s of open) markOwnWrites(s, paths, true);
+      try {
+        return await applyPlan(rec.plan, { force: rec.plan.forced });
+      } finally {
+        for (const s of open) markOwnWrites(s, paths, false);
+      }
     },
   };
 }

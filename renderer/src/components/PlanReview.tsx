@@ -102,6 +102,9 @@ export interface PlanOps {
   cli: boolean;
 }
 
+/** One empty list (no store open: a storage.path's salvage): a new [] per render would re-render forever. */
+const NO_ROOTS: { path: string; bucket: string }[] = [];
+
 const REPAIR_OPS: PlanOps = { plan: makePlan, apply: applyPlan, undo: planUndo, cli: true };
 
 export function PlanReview({
@@ -114,7 +117,7 @@ export function PlanReview({
   ops?: PlanOps;
 }) {
   const s = flow();
-  const roots = useSession((x) => x.opened?.report.roots ?? []);
+  const roots = useSession((x) => x.opened?.report.roots ?? NO_ROOTS);
   const writesBlocked = useSession(selectWritesBlocked);
   const diagnosis = useEvidence((x) => x.diagnosis);
   const outputId = s.params.outputId ?? useEvidence.getState().outputId;
