@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { encodeChunk } from '../../electron/engine/chunk';
 import { startHost, type RunningHost, PROJECT_ROOT } from '../../electron/host';
-import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
 
 const SP = path.join(PROJECT_ROOT, 'test', 'fixtures', 'storage-path');
 const measured = (
@@ -205,6 +205,39 @@ describe('Salvage from the Chunks view', () => {
     await review.getByRole('heading', { name: /^Plan: Put back/ }).waitFor();
     expect(await applyReviewed(page, 'bucket')).toBe('Applied — verified');
     await expect.poll(() => status.textContent()).toBe('bad-magic');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("a store's storage picture shows the config's storage.path per input, said to be one", async () => {
+    const dir = path.join(tmp.dir, 'picture');
+    mkdirSync(dir);
+    execFileSync('tar', ['-xzf', path.join(SP, 'v5.1.1', 'kill-checksum-on', 'store.tar.gz'), '-C', dir]);
+    const store = path.join(dir, 'store');
+    const conf = path.join(dir, 'fluent-bit.conf');
+    const scen = path.join(FIXTURES, 'index-reset');
+    writeFileSync(
+      conf,
+      readFileSync(path.join(scen, 'fluent-bit.conf'), 'utf8').replace('[SERVICE]', `[SERVICE]\n    storage.path ${store}\n    storage.checksum on`),
+    );
+    const { page, errors } = await newPage(browser);
+    await open(page, path.join(scen, 'store-during-run2.tar.gz'));
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await expect(page.getByTestId('storage-path-picture').count()).resolves.toBe(0);
+    await nav(page, 'Open');
+    await page.getByLabel('Config path').fill(conf);
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await page.getByText(/Read .*fluent-bit\.conf/).waitFor();
+    await nav(page, 'Overview');
+    const picture = page.getByTestId('storage').getByTestId('storage-path-picture');
+    await picture.waitFor();
+    await expect(picture.textContent()).resolves.toContain(`${store}, the config’s [SERVICE] storage.path, is Fluent Bit’s engine buffer`);
+    const rows = picture.getByRole('table', { name: 'storage.path backlog by input' }).locator('tbody tr');
+    const [first, second] = measured['checksum-on'].formatCheckFailed;
+    const records = (name: string) => measured.chunks.find((c) => c.chunk === name)!.records;
+    await expect(rows.locator('th').allTextContents()).resolves.toEqual(
+      [first, second].map((n) => `${n.split('/')[0]} 1 rejected at the next start (${records(n)} records)`),
+    );
     expect(errors).toEqual([]);
     await page.context().close();
   });
