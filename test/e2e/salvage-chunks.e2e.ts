@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { encodeChunk } from '../../electron/engine/chunk';
 import { startHost, type RunningHost, PROJECT_ROOT } from '../../electron/host';
+import { seriousViolations } from './support/axe';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
 
 const SP = path.join(PROJECT_ROOT, 'test', 'fixtures', 'storage-path');
@@ -41,17 +42,20 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
-async function open(page: Page, p: string) {
-  await page.goto(host.url);
-  await page.getByLabel('Path', { exact: true }).fill(p);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
-}
-
 const nav = (page: Page, name: string) =>
   page
     .getByRole('navigation', { name: 'Views' })
     .getByRole('button', { name: new RegExp(`^${name}`) })
     .click();
+
+async function open(page: Page, p: string) {
+  await page.goto(host.url);
+  // The app lands on a store the host still has open (an earlier test's): go to the Open view.
+  await page.locator('.app[data-ready="true"]').waitFor();
+  await nav(page, 'Open');
+  await page.getByLabel('Path', { exact: true }).fill(p);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+}
 
 /** The Inspector's value for a key. */
 const fact = (page: Page, key: string) =>
@@ -94,6 +98,7 @@ describe('Salvage from the Chunks view', () => {
       await expect(rows.nth(i).locator('td').last().textContent()).resolves.toBe(String(c.records));
     }
     await screenshot(page, 'salvage-storage-path-picture');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Chunks: both chunks Fluent Bit rejected are offered for salvage.
     await nav(page, 'Chunks');
@@ -124,6 +129,7 @@ describe('Salvage from the Chunks view', () => {
     const versions = page.getByTestId('sp-versions').locator('tbody tr');
     await expect(versions.allTextContents()).resolves.toEqual(['1.9.10', '3.2.10', '4.2.8', '5.0.9', '5.1.1'].map((v) => `${v}rejectloadno`));
     await screenshot(page, 'salvage-storage-path-inspector');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Salvage the first chunk from the Chunks view: plan → typed confirmation → verified result.
     await nav(page, 'Chunks');
@@ -137,6 +143,7 @@ describe('Salvage from the Chunks view', () => {
       `Plan: Salvage 1 chunk(s) of ${store}: ${chunkOf(first).records} record(s) kept.`,
     );
     await screenshot(page, 'salvage-storage-path-plan');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await applyReviewed(page, 'store')).toBe('Applied — verified');
     await expect(row(first).locator('td').nth(4).textContent()).resolves.toBe('valid');
     await expect(row(first).locator('td').nth(7).textContent()).resolves.toBe('load');
@@ -200,6 +207,7 @@ describe('Salvage from the Chunks view', () => {
     ]);
     await bar.getByText('None in this store.').waitFor();
     await screenshot(page, 'salvage-store-dir-applied');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await review.getByRole('button', { name: 'Undo this change…' }).click();
     await review.getByRole('heading', { name: /^Plan: Put back/ }).waitFor();

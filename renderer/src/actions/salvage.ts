@@ -5,7 +5,7 @@
  * After a write the storage.path is read again, or the store rescanned (the write was not a
  * repair.apply, whose result merges into the scan).
  */
-import type { ChunkInfo } from '../../../shared/model';
+import type { ChunkInfo, RepairResult } from '../../../shared/model';
 import { getClient } from '../client';
 import type { PlanFlowState } from '../state/planFlow';
 import { useSalvage, useSalvageTarget, type SalvageTarget } from '../state/salvage';
@@ -66,18 +66,24 @@ export async function applySalvage(flow: Flow): Promise<void> {
   const target = useSalvageTarget.getState().target;
   const plan = flow.getState().plan;
   if (!target || !plan?.planId) return;
+  let result: RepairResult;
   try {
-    const result = await runTask(
+    result = await runTask(
       'storagePath.salvageApply',
       { path: target.path, planId: plan.planId, confirm: flow.getState().confirmText },
       `Applying ${plan.action}`,
       { onStart: (taskId) => flow.getState().applying(taskId) },
     );
-    flow.getState().applied(result);
   } catch (e) {
     flow.getState().fail(describeError(e, 'Applying'));
     return;
   }
+  // The chunks as they are now, then the result: the table and the result appear together.
+  await reread(target);
+  flow.getState().applied(result);
+}
+
+async function reread(target: SalvageTarget): Promise<void> {
   if (target.layout === 'storage-path') {
     try {
       useStoragePath.getState().set({ report: await getClient().request('storagePath.open', { path: target.path }) });
