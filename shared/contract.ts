@@ -141,6 +141,8 @@ export const requestSchemas = {
   'storagePath.salvagePlan': z
     .object({ path, configPath: path.optional(), force: z.boolean().optional(), chunks: z.array(path).min(1).max(10_000).optional() })
     .strict(),
+  /** A page of the events of one chunk of an opened storage.path (`chunkPath`: `<input>/<chunk>.flb`), decoded from msgpack. */
+  'storagePath.records': z.object({ path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   /** Plan to undo the last action applied to an opened storage.path (a salvage); applied with storagePath.salvageApply. */
   'storagePath.undoPlan': z.object({ path, force: z.boolean().optional() }).strict(),
   'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
@@ -293,6 +295,7 @@ export interface RequestResults {
   'storagePath.configured': { path: string | null };
   'storagePath.salvagePlan': RepairPlan;
   'storagePath.undoPlan': RepairPlan;
+  'storagePath.records': RecordPage;
   'storagePath.salvageApply': RepairResult;
   'storagePath.export': { fileName: string; mimeType: string; text: string };
   'evidence.importOffline': S3Evidence;

@@ -90,6 +90,27 @@ describe.each(['host', 'ipc'])('salvage of one chunk through the %s door', (door
     expect(await crcOf()).toEqual({ [first]: 'invalid', [second]: 'invalid' });
   });
 
+  it('storagePath.records: the events of a chunk decoded, paged, confined to the opened storage.path', async () => {
+    const call = doors[door];
+    const dir = tempDir('sd-records-');
+    execFileSync('tar', ['-xzf', path.join(KIND, 'store.tar.gz'), '-C', dir]);
+    const store = path.join(dir, 'store');
+    const refused = await call('storagePath.records', { path: store, chunkPath: first, offset: 0, limit: 10 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } }); // not opened yet
+    await value(call('storagePath.open', { path: store }));
+    const n = recordsOf(first);
+    const page = await value(call('storagePath.records', { path: store, chunkPath: first, offset: 0, limit: 10 }));
+    expect(page).toMatchObject({ chunkPath: first, offset: 0, total: n, nextOffset: 10 });
+    expect(page.records).toHaveLength(10);
+    for (const r of page.records) expect(r).toEqual({ date: expect.any(Number), record: { msg: 'app.a', n: 1 } });
+    const last = await value(call('storagePath.records', { path: store, chunkPath: first, offset: n - 1, limit: 10 }));
+    expect(last).toMatchObject({ total: n, nextOffset: null, records: [{ record: { msg: 'app.a', n: 1 } }] });
+    const escape = await call('storagePath.records', { path: store, chunkPath: '../../etc/passwd', offset: 0, limit: 1 });
+    expect(escape.ok).toBe(false);
+    const notChunk = await call('storagePath.records', { path: store, chunkPath: 'dummy.0/nothing.flb', offset: 0, limit: 1 });
+    expect(notChunk).toMatchObject({ ok: false, error: { message: expect.stringContaining('nothing.flb') } });
+  });
+
   it('a store_dir bucket root: only the named rejected chunk is planned', async () => {
     const call = doors[door];
     const root = path.join(tempDir('sd-salvage-chunks-store-'), 'bucket');

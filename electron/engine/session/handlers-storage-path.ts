@@ -11,7 +11,7 @@ import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract
 import type { FluentBitConfig, RepairPlan } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage, planStoreSalvage, planUndo, storeRootOf } from '../repair';
-import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
+import { configuredStoragePath, isStoragePath, readEngineRecords, scanStoragePath, scanStoragePathArchive } from '../storage-path';
 import { isInside, realPathOf } from './confine';
 import { EngineError } from './errors';
 import { exportStoragePath } from './export-storage-path';
@@ -22,7 +22,13 @@ import { changedPaths } from './plans';
 
 type Handlers = Pick<
   EngineHandlers,
-  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply' | 'storagePath.export'
+  | 'storagePath.open'
+  | 'storagePath.configured'
+  | 'storagePath.undoPlan'
+  | 'storagePath.salvagePlan'
+  | 'storagePath.salvageApply'
+  | 'storagePath.export'
+  | 'storagePath.records'
 >;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
@@ -65,6 +71,20 @@ async function open(ctx: SessionContext, p: string, configPath?: string) {
 export function storagePathHandlers(ctx: SessionContext): Handlers {
   return {
     'storagePath.open': async (input) => (await open(ctx, input.path, input.configPath)).report,
+
+    'storagePath.records': async (input) => {
+      const dir = path.resolve(input.path);
+      const parts = input.chunkPath.split('/');
+      if (parts.length !== 2 || !parts[1].endsWith('.flb'))
+        throw new EngineError('invalid-input', `${input.chunkPath}: not <input>/<chunk>.flb of a storage.path`);
+      if (!(await fs.promises.stat(dir).catch(() => null))?.isDirectory())
+        throw new EngineError('invalid-input', `${dir}: the records of an archived storage.path are not read (extract it)`);
+      try {
+        return await readEngineRecords(dir, parts[0], parts[1], input.offset, input.limit);
+      } catch (e) {
+        throw new EngineError('invalid-input', `${path.join(dir, input.chunkPath)}: ${(e as Error).message}`);
+      }
+    },
 
     'storagePath.configured': async (input) => ({ path: configuredStoragePath(await loadFluentBitConfig(path.resolve(input.configPath))) }),
 
