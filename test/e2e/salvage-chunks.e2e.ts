@@ -128,6 +128,14 @@ describe('Salvage from the Chunks view', () => {
     await expect(fact(page, 'Torn last record').textContent()).resolves.toBe('none');
     const versions = page.getByTestId('sp-versions').locator('tbody tr');
     await expect(versions.allTextContents()).resolves.toEqual(['1.9.10', '3.2.10', '4.2.8', '5.0.9', '5.1.1'].map((v) => `${v}rejectloadno`));
+    // The records, decoded from msgpack: the dummy input's record, the count the binary delivered.
+    const recs = page.getByTestId('sp-records');
+    await recs.locator('li').first().waitFor();
+    await expect(recs.locator('.section-head .muted').textContent()).resolves.toBe(`1–${chunkOf(first).records} of ${chunkOf(first).records}`);
+    await expect(recs.locator('li').count()).resolves.toBe(chunkOf(first).records);
+    expect(JSON.parse((await recs.locator('li').first().locator('code').textContent())!)).toMatchObject({
+      record: { msg: chunkOf(first).tag, n: 1 },
+    });
     await screenshot(page, 'salvage-storage-path-inspector');
     expect(await seriousViolations(page)).toEqual([]);
 

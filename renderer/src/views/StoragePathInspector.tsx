@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { MEASURED_ENGINE_VERSIONS, nextStartFate, versionFates } from '../../../shared/storage-path-backlog';
 import type { EngineChunkInfo, EventFormat } from '../../../shared/model';
 import { Badge } from '../components/Badge';
+import { StoragePathRecords } from '../components/StoragePathRecords';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount, shown } from '../format';
 import { useStoragePath } from '../state/storagePath';
@@ -68,7 +69,8 @@ export function StoragePathInspector() {
     ['Torn last record', c.tornBytes ? `${formatCount(c.tornBytes)} byte(s) after the last complete event` : 'none'],
     ['First record', <Time key="f" iso={c.firstTime} />],
     ['Last record', <Time key="l" iso={c.lastTime} />],
-    ['Header', `${c.headerStatus}${c.headerMessage ? `: ${c.headerMessage}` : ''}`],
+    // The header decoder is the store_dir one: its message on a loading header speaks of store_dir CRCs.
+    ['Header', c.headerStatus === 'ok' ? 'ok (the chunkio header decodes; the CRC is above)' : `${c.headerStatus}: ${c.headerMessage}`],
     ['On disk', `${formatCount(c.fileSize)} bytes (${formatBytes(c.fileSize)})`],
     ['Modified', <Time key="m" iso={c.mtime} />],
     ['Next start', `${nextStartFate(c, checksum)} — ${c.fateText}`],
@@ -120,6 +122,7 @@ export function StoragePathInspector() {
             : ` This buffer’s config: storage.checksum ${checksum ? 'on' : 'off'}.`}
         </p>
       </section>
+      <StoragePathRecords key={`${report.path}/${c.path}`} dir={report.path} chunkPath={c.path} stamp={c} />
     </div>
   );
 }
