@@ -195,13 +195,6 @@ describe('Salvage from the Chunks view', () => {
     await bar.waitFor();
     const items = bar.getByTestId('salvage-item');
     await expect(items.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).resolves.toEqual([`${streamName}/1000-1`]);
-    // The valid chunk, selected (its row opens the Inspector): not offered, with why.
-    await page.locator(`[data-testid="chunk-row"][data-path="${streamName}/1000-2"]`).click();
-    await nav(page, 'Chunks');
-    const valid = bar.locator(`[data-path="${streamName}/1000-2"]`);
-    expect(await valid.getByRole('button', { name: 'Salvage' }).isDisabled()).toBe(true);
-    await expect(valid.textContent()).resolves.toContain('not offered: Fluent Bit loads it: nothing to salvage');
-
     await bar.getByRole('button', { name: `Salvage ${streamName}/1000-1` }).click();
     const review = page.getByTestId('salvage-review');
     await review.getByRole('heading', { name: /^Plan: Salvage 1 chunk\(s\)/ }).waitFor();
@@ -210,10 +203,8 @@ describe('Salvage from the Chunks view', () => {
     // Rescanned: the chunk now loads; nothing is left to salvage.
     const status = page.locator(`[data-testid="chunk-row"][data-path="${streamName}/1000-1"] .c-status`);
     await expect.poll(() => status.textContent()).toBe('ok');
-    await expect(bar.getByTestId('salvage-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).resolves.toEqual([
-      `${streamName}/1000-2`, // the selected one, still not offered
-    ]);
-    await bar.getByText('None in this store.').waitFor();
+    await expect(bar.count()).resolves.toBe(0); // no chunk left to list
+    await expect(review.getByTestId('apply-result').count()).resolves.toBe(1); // the result and its undo stay
     await screenshot(page, 'salvage-store-dir-applied');
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -221,6 +212,15 @@ describe('Salvage from the Chunks view', () => {
     await review.getByRole('heading', { name: /^Plan: Put back/ }).waitFor();
     expect(await applyReviewed(page, 'bucket')).toBe('Applied — verified');
     await expect.poll(() => status.textContent()).toBe('bad-magic');
+    await expect(items.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).resolves.toEqual([`${streamName}/1000-1`]);
+
+    // The valid chunk, selected (its row opens the Inspector): not offered, with why.
+    await page.locator(`[data-testid="chunk-row"][data-path="${streamName}/1000-2"]`).click();
+    await nav(page, 'Chunks');
+    const valid = bar.locator(`[data-path="${streamName}/1000-2"]`);
+    expect(await valid.getByRole('button', { name: 'Salvage' }).isDisabled()).toBe(true);
+    await expect(valid.textContent()).resolves.toContain('not offered: Fluent Bit loads it: nothing to salvage');
+
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -10,7 +10,8 @@ import { SalvageReview } from '../components/SalvageReview';
 import { shown } from '../format';
 import { useChunks } from '../state/chunks';
 import { useSession } from '../state/session';
-import type { ChunkInfo } from '../../../shared/model';
+import { memo, useMemo } from 'react';
+import type { ChunkInfo, StoreReport } from '../../../shared/model';
 
 const REJECTED = new Set(['too-short', 'bad-magic', 'truncated']);
 const SHOWN = 20;
@@ -40,24 +41,30 @@ function SalvageItem({ item }: { item: Item }) {
   );
 }
 
-export function StoreSalvageBar() {
-  const report = useSession((s) => s.opened?.report ?? null);
-  const selectedId = useChunks((s) => s.selectedId);
-  if (!report) return null;
-  const readOnly = report.source.readOnly;
+/** The rejected chunks of data streams, and the selected chunk (by its table id) when it is not one of them. */
+function salvageItems(report: StoreReport | null, selectedId: string | null): { rejected: Item[]; selected: Item | null } {
   const rejected: Item[] = [];
   let selected: Item | null = null;
+  if (!report) return { rejected, selected };
   for (const root of report.roots)
     for (const s of root.streams)
       for (const c of s.chunks) {
-        const item = { rootPath: root.path, chunk: c, refusal: null as string | null };
         const isSelected = selectedId === `${root.path}::${c.path}`;
         if (!REJECTED.has(c.status) && !isSelected) continue;
-        item.refusal = storeSalvageRefusal(c, s.kind, readOnly);
+        const item = { rootPath: root.path, chunk: c, refusal: storeSalvageRefusal(c, s.kind, report.source.readOnly) };
         if (REJECTED.has(c.status) && s.kind === 'data') rejected.push(item);
         else if (isSelected) selected = item;
       }
-  if (!rejected.length && !selected) return null;
+  return { rejected, selected };
+}
+
+/** Memoized, its list computed once per scan and selection: the table's filters re-render the view on each key. */
+export const StoreSalvageBar = memo(function StoreSalvageBar() {
+  const report = useSession((s) => s.opened?.report ?? null);
+  const selectedId = useChunks((s) => s.selectedId);
+  const { rejected, selected } = useMemo(() => salvageItems(report, selectedId), [report, selectedId]);
+  // After the last rejected chunk is salvaged the list is empty, but the result (and its undo) stays.
+  if (!rejected.length && !selected) return <SalvageReview />;
   return (
     <>
       <section className="card" aria-label="Chunks the S3 output rejects" data-testid="store-salvage">
@@ -87,4 +94,4 @@ export function StoreSalvageBar() {
       <SalvageReview />
     </>
   );
-}
+});
