@@ -137,10 +137,18 @@ export const requestSchemas = {
     .strict(),
   /** A Fluent Bit engine buffer (`[SERVICE] storage.path`): streams per input, chunks, CRC, records, the backlog and its limits. `configPath`: the Fluent Bit config (its storage settings). */
   'storagePath.open': z.object({ path, configPath: path.optional() }).strict(),
-  /** Plan the salvage of the chunks Fluent Bit would reject in an opened storage.path (apply with storagePath.salvageApply). */
   /** The storage.path a Fluent Bit config sets (`[SERVICE] storage.path`, YAML `service.storage.path`), absolute; null when it sets none. */
   'storagePath.configured': z.object({ configPath: path }).strict(),
-  'storagePath.salvagePlan': z.object({ path, configPath: path.optional(), force: z.boolean().optional() }).strict(),
+  /**
+   * Plan the salvage of the chunks Fluent Bit would reject in an opened storage.path, store_dir or
+   * bucket root (apply with storagePath.salvageApply). `chunks`: only these chunk files (absolute
+   * paths, as the app's Chunks view names one); default every chunk that needs it.
+   */
+  'storagePath.salvagePlan': z
+    .object({ path, configPath: path.optional(), force: z.boolean().optional(), chunks: z.array(path).min(1).max(10_000).optional() })
+    .strict(),
+  /** A page of the events of one chunk of an opened storage.path (`chunkPath`: `<input>/<chunk>.flb`), decoded from msgpack. */
+  'storagePath.records': z.object({ path, chunkPath: relPath, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) }).strict(),
   /** Plan to undo the last action applied to an opened storage.path (a salvage); applied with storagePath.salvageApply. */
   'storagePath.undoPlan': z.object({ path, force: z.boolean().optional() }).strict(),
   'storagePath.salvageApply': z.object({ path, planId, confirm: z.string().max(500) }).strict(),
@@ -313,6 +321,7 @@ export interface RequestResults {
   'storagePath.configured': { path: string | null };
   'storagePath.salvagePlan': RepairPlan;
   'storagePath.undoPlan': RepairPlan;
+  'storagePath.records': RecordPage;
   'storagePath.salvageApply': RepairResult;
   'storagePath.export': { fileName: string; mimeType: string; text: string };
   'evidence.importOffline': S3Evidence;

@@ -23,6 +23,10 @@ import { DemoCopyBanner } from './components/DemoCopyBanner';
 import { FleetView } from './views/FleetView';
 import { GuardView } from './views/GuardView';
 import { shown } from './format';
+import { STORAGE_PATH_VIEWS, useStoragePath } from './state/storagePath';
+import { StoragePathOverview } from './views/StoragePathOverview';
+import { StoragePathChunks } from './views/StoragePathChunks';
+import { StoragePathInspector } from './views/StoragePathInspector';
 
 const SIDEBAR_KEY = 'store-doctor.sidebar';
 
@@ -41,16 +45,29 @@ const VIEW_COMPONENTS: Record<ViewName, ComponentType> = {
   guard: GuardView,
 };
 
+/** A storage.path opened alone (no store): its own Overview, Chunks and Inspector. */
+const STORAGE_PATH_COMPONENTS: Partial<Record<ViewName, ComponentType>> = {
+  overview: StoragePathOverview,
+  chunks: StoragePathChunks,
+  inspector: StoragePathInspector,
+};
+
+/** Whether a view can be shown: a store open, or a storage.path opened alone for its views. */
+function available(name: ViewName, hasStore: boolean, hasStoragePath: boolean): boolean {
+  return !VIEWS.find((v) => v.name === name)?.needsStore || hasStore || (hasStoragePath && STORAGE_PATH_VIEWS.has(name));
+}
+
 const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;
 
 function Nav() {
   const view = useSession((s) => s.view);
   const hasStore = useSession((s) => !!s.opened);
+  const hasStoragePath = useStoragePath((s) => !!s.report);
   return (
     <nav aria-label="Views" className="nav" id="views-nav">
       <ul>
         {VIEWS.map((v, i) => {
-          const disabled = v.needsStore && !hasStore;
+          const disabled = !available(v.name, hasStore, hasStoragePath);
           return (
             <li key={v.name}>
               <button
@@ -76,6 +93,7 @@ function Nav() {
 export function App() {
   const view = useSession((s) => s.view);
   const opened = useSession((s) => s.opened);
+  const storagePathPath = useStoragePath((s) => s.report?.path ?? null);
   const mode = useTheme((s) => s.mode);
   const scanning = useTasks((s) => Object.values(s.tasks).some((t) => t.request === 'store.rescan' || t.request === 'store.open'));
 
@@ -112,7 +130,7 @@ export function App() {
       const i = VIEWS.findIndex((_, k) => viewKey(k) === e.key);
       if (i < 0) return;
       const target = VIEWS[i];
-      if (target.needsStore && !useSession.getState().opened) return;
+      if (!available(target.name, !!useSession.getState().opened, !!useStoragePath.getState().report)) return;
       e.preventDefault();
       useSession.getState().setView(target.name);
     };
@@ -127,7 +145,10 @@ export function App() {
     main?.scrollTo({ top: 0 });
   }, [view, scanning]);
 
-  const Current = VIEW_COMPONENTS[opened || !VIEWS.find((v) => v.name === view)?.needsStore ? view : 'open'];
+  const storagePathOnly = useStoragePath((s) => !opened && !!s.report);
+  const Current = storagePathOnly
+    ? (STORAGE_PATH_COMPONENTS[view] ?? VIEW_COMPONENTS[available(view, false, true) ? view : 'open'])
+    : VIEW_COMPONENTS[opened || !VIEWS.find((v) => v.name === view)?.needsStore ? view : 'open'];
   return (
     <div className={`app${collapsed ? ' nav-collapsed' : ''}`} data-ready={ready ? 'true' : undefined}>
       <a className="skip" href="#main">
@@ -152,7 +173,7 @@ export function App() {
           Store Doctor
         </h1>
         <div className="store-name" data-testid="store-name">
-          {opened ? shown(opened.report.source.path) : 'No store open'}
+          {opened ? shown(opened.report.source.path) : storagePathPath ? `${shown(storagePathPath)} (storage.path)` : 'No store open'}
         </div>
         {opened && (
           <>

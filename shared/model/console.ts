@@ -98,6 +98,18 @@ export interface StorageSummary {
   backlogUnknownAge: StorageRow;
   /** How the age is measured, one sentence. */
   backlogBasis: string;
+  /** The config's `[SERVICE] storage.path` (Fluent Bit's engine buffer, not this store_dir): its backlog per input; absent when no config sets one. */
+  storagePath?: StoragePathBacklogSummary;
+}
+
+/** A storage.path's backlog per input folder (`dummy.0`, `tail.1`) for the storage picture. */
+export interface StoragePathBacklogSummary {
+  path: string;
+  /** storage.checksum from the config; null when unknown (rejections then counted as with it on). */
+  checksum: boolean | null;
+  inputs: (StorageRow & { input: string; rejected: number; rejectedRecords: number; oldestTime: string | null })[];
+  /** Why the folder could not be read (then `inputs` is empty). */
+  error: string | null;
 }
 
 /** One field of a chunk's first bytes, for an annotated hex dump (docs/fluent-bit-store-format.md#chunk-header). */

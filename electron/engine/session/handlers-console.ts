@@ -10,6 +10,9 @@ import type { EngineHandlers } from '../../../shared/contract';
 import type { FluentBitOutput } from '../../../shared/model';
 import { describeTarget, parseOfflineEvidence, testConnection } from '../s3';
 import { storageSummary } from '../store/storage';
+import { storagePathBacklog } from '../../../shared/storage-path-backlog';
+import { configuredStoragePath } from '../storage-path';
+import { configuredStoragePathReport } from './handlers-storage-path';
 import { loadConfigFile } from './config';
 import { readDemo } from './demo';
 import { extractDemoCopy } from './demo-copy';
@@ -72,7 +75,17 @@ export function consoleHandlers(ctx: SessionContext, connections: SavedConnectio
       return { ...toOpened(s), copy: { path: s.path, from: demo.storePath } };
     },
 
-    'store.storage': async (input) => storageSummary(ctx.registry.get(input.storeId).report),
+    'store.storage': async (input) => {
+      const s = ctx.registry.get(input.storeId);
+      const summary = storageSummary(s.report);
+      // The config's storage.path (the engine buffer beside the S3 store_dir), read now: headers, CRCs and records.
+      const sp = await configuredStoragePathReport(s.config);
+      if (sp)
+        summary.storagePath = sp.report
+          ? storagePathBacklog(sp.report)
+          : { path: configuredStoragePath(s.config)!, checksum: null, inputs: [], error: sp.error };
+      return summary;
+    },
 
     'history.list': async (input) => readHistory(ctx.registry.get(input.storeId)),
 

@@ -2,30 +2,20 @@
  * Requests that plan or write — repair.plan, repair.import, repair.apply (through the one pipeline
  * in ./repair.ts) — and report.export, task.cancel.
  */
-import fs from 'node:fs';
 import type { EngineHandlers } from '../../../shared/contract';
 import { repairPlanRequestSchema } from '../../../shared/contract';
 import { EngineError } from './errors';
 import { exportJson, exportMarkdown } from './export';
 import { configuredStoragePathReport } from './handlers-storage-path';
-import { evidenceFor, type StoreSession } from './registry';
+import { evidenceFor } from './registry';
 import { runDiagnose } from './handlers-inspect';
 import type { SessionContext } from './handlers-store';
 import { applyRecord, importPlan, planRequest } from './repair';
 import type { StoredPlan } from './plans';
 import type { TaskRegistry } from './tasks';
+import { markOwnWrites } from './own-writes';
 
 type RepairHandlers = Pick<EngineHandlers, 'repair.plan' | 'repair.import' | 'repair.apply' | 'report.export' | 'task.cancel'>;
-
-/** After a write, changes to its own paths are ours for a short while. */
-const OWN_WRITE_GRACE_MS = 3000;
-const MAX_GONE = 100_000;
-
-/** What our write removed (and is still gone): the watch never takes its late events for someone else's. */
-function rememberGone(s: StoreSession, paths: string[]): void {
-  for (const p of paths) if (!fs.existsSync(p)) s.ownGone.add(p);
-  if (s.ownGone.size > MAX_GONE) s.ownGone = new Set([...s.ownGone].slice(-MAX_GONE));
-}
 
 export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): RepairHandlers {
   return {
@@ -53,10 +43,7 @@ export function repairHandlers(ctx: SessionContext, tasks: TaskRegistry): Repair
         input.confirm,
         {
           door: ctx.door,
-          ownWrites: (paths, active) => {
-            s.ownWrites = { paths: new Set(paths), until: active ? Number.POSITIVE_INFINITY : Date.now() + OWN_WRITE_GRACE_MS };
-            if (!active) rememberGone(s, paths);
-          },
+          ownWrites: (paths, active) => markOwnWrites(s, paths, active),
         },
         { signal: ec.signal, onProgress: ec.onProgress },
       );

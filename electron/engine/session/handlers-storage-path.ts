@@ -11,16 +11,24 @@ import type { EngineHandlers, RepairPlanRequest } from '../../../shared/contract
 import type { FluentBitConfig, RepairPlan } from '../../../shared/model';
 import { loadFluentBitConfig } from '../fluentbit';
 import { applyPlan, planSalvage, planStoreSalvage, planUndo, storeRootOf } from '../repair';
-import { configuredStoragePath, isStoragePath, scanStoragePath, scanStoragePathArchive } from '../storage-path';
-import { realPathOf } from './confine';
+import { configuredStoragePath, isStoragePath, readEngineRecords, scanStoragePath, scanStoragePathArchive } from '../storage-path';
+import { isInside, realPathOf } from './confine';
 import { EngineError } from './errors';
 import { exportStoragePath } from './export-storage-path';
 import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
+import { markOwnWrites } from './own-writes';
+import { changedPaths } from './plans';
 
 type Handlers = Pick<
   EngineHandlers,
-  'storagePath.open' | 'storagePath.configured' | 'storagePath.undoPlan' | 'storagePath.salvagePlan' | 'storagePath.salvageApply' | 'storagePath.export'
+  | 'storagePath.open'
+  | 'storagePath.configured'
+  | 'storagePath.undoPlan'
+  | 'storagePath.salvagePlan'
+  | 'storagePath.salvageApply'
+  | 'storagePath.export'
+  | 'storagePath.records'
 >;
 
 const keyOf = (p: string) => `storage-path:${realPathOf(p) ?? path.resolve(p)}`;
@@ -64,6 +72,20 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
   return {
     'storagePath.open': async (input) => (await open(ctx, input.path, input.configPath)).report,
 
+    'storagePath.records': async (input) => {
+      const dir = path.resolve(input.path);
+      const parts = input.chunkPath.split('/');
+      if (parts.length !== 2 || !parts[1].endsWith('.flb'))
+        throw new EngineError('invalid-input', `${input.chunkPath}: not <input>/<chunk>.flb of a storage.path`);
+      if (!(await fs.promises.stat(dir).catch(() => null))?.isDirectory())
+        throw new EngineError('invalid-input', `${dir}: the records of an archived storage.path are not read (extract it)`);
+      try {
+        return await readEngineRecords(dir, parts[0], parts[1], input.offset, input.limit);
+      } catch (e) {
+        throw new EngineError('invalid-input', `${path.join(dir, input.chunkPath)}: ${(e as Error).message}`);
+      }
+    },
+
     'storagePath.configured': async (input) => ({ path: configuredStoragePath(await loadFluentBitConfig(path.resolve(input.configPath))) }),
 
     'storagePath.export': async (input) => {
@@ -78,10 +100,10 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       let plan: RepairPlan;
       if (found?.roots.length) {
         ctx.registry.confinement.add(found.roots[0]);
-        plan = await planStoreSalvage(found.roots[0], { storePath: path.resolve(input.path), force: input.force });
+        plan = await planStoreSalvage(found.roots[0], { storePath: path.resolve(input.path), force: input.force, only: input.chunks });
       } else {
         const { report, archive } = await open(ctx, input.path, input.configPath);
-        plan = await planSalvage(report, { force: input.force, archive });
+        plan = await planSalvage(report, { force: input.force, archive, only: input.chunks });
       }
       plan.bookkeeping = bookkeepingSteps(plan);
       const check = await processCheckOf(plan);
@@ -111,7 +133,17 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       if (rec.plan.confirm !== undefined && input.confirm !== rec.plan.confirm)
         throw new EngineError('invalid-input', `type "${rec.plan.confirm}" to confirm the salvage (got "${input.confirm.slice(0, 80)}")`);
       ctx.plans.delete(input.planId);
-      return applyPlan(rec.plan, { force: rec.plan.forced });
+      // A store open on this folder (a store_dir salvaged from the app's Chunks view): these writes are
+      // the tool's own, not a change on disk that blocks its writes until a rescan.
+      const paths = changedPaths(rec.plan);
+      const root = rec.plan.rootPath;
+      const open = root ? ctx.registry.list().filter((s) => isInside(s.path, realPathOf(root) ?? root)) : [];
+      for (const s of open) markOwnWrites(s, paths, true);
+      try {
+        return await applyPlan(rec.plan, { force: rec.plan.forced });
+      } finally {
+        for (const s of open) markOwnWrites(s, paths, false);
+      }
     },
   };
 }

@@ -8,7 +8,8 @@ import type { EngineEventType, EventFormat } from '../../../shared/model';
 import { skipObject } from './msgpack-walk';
 
 /** Fluent Bit's EventTime: msgpack ext type 0, 8 bytes (uint32 BE seconds, uint32 BE nanoseconds). */
-const codec = new ExtensionCodec();
+export const eventCodec = new ExtensionCodec();
+const codec = eventCodec;
 codec.register({
   type: 0,
   encode: () => null,

@@ -6,6 +6,7 @@
 export { isStoragePath, scanStoragePath, readChunkBytes, MAX_ENGINE_CHUNK, type ScanStoragePathOptions } from './scan';
 export { analyzeEngineChunk, parseEngineMeta } from './chunk';
 export { readEvents } from './events';
+export { readEngineRecords, pageOfEvents } from './records';
 export { skipObject } from './msgpack-walk';
 export { storageLimits, checksumOf, configuredStoragePath } from './limits';
 export { scanStoragePathArchive, archiveKind } from './archive';

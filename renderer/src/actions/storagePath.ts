@@ -5,6 +5,7 @@
  */
 import { getClient } from '../client';
 import { useStoragePath } from '../state/storagePath';
+import { resetSalvage } from '../state/salvage';
 import { describeError } from './run';
 
 const REFUSAL = /is a Fluent Bit storage\.path/;
@@ -14,6 +15,7 @@ export async function showIfStoragePath(path: string, error: unknown): Promise<b
   if (!REFUSAL.test((error as Error)?.message ?? '')) return false;
   const s = useStoragePath.getState();
   s.clear();
+  resetSalvage();
   try {
     s.set({ report: await getClient().request('storagePath.open', { path }) });
     return true;

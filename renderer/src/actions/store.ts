@@ -10,6 +10,7 @@ import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';
 import { showIfStoragePath } from './storagePath';
 import { useStoragePath } from '../state/storagePath';
+import { resetSalvage } from '../state/salvage';
 import { runDiagnosis } from './evidence';
 import { loadSavedConnections } from './connection';
 
@@ -44,6 +45,7 @@ function resetViews(): void {
   useReplay.getState().reset();
   useMultipart.getState().reset();
   useHistory.getState().reset();
+  resetSalvage();
 }
 
 /** Where the data sits (engine's summary of the current report); a convenience, so failures stay quiet. */
@@ -183,7 +185,8 @@ export async function loadConfig(source: { path: string } | { document: { name: 
     useEvidence.getState().setDiagnosis(null);
     const firstS3 = config.outputs.find((o) => o.s3);
     if (firstS3 && useEvidence.getState().outputId == null) useEvidence.getState().setOutputId(firstS3.id);
-    await runDiagnosis();
+    // The storage picture carries the config's storage.path (its backlog per input).
+    await Promise.all([runDiagnosis(), loadStorage()]);
     return true;
   } catch (e) {
     const what = 'path' in source ? source.path : source.document.name;

@@ -5,68 +5,13 @@
  * percentage next to it. Age is record age (a chunk without record time: its file time, as the
  * basis line says).
  */
-import type { StorageRow } from '../../../shared/model';
-import { formatBytes, formatCount } from '../format';
+import { formatCount } from '../format';
 import { useSession } from '../state/session';
+import { StoragePathPicture } from './StoragePathPicture';
+import { Rows } from './StorageRows';
 import { Time } from './Time';
 
 const TOP_TAGS = 8;
-
-/** A row's share of the table's total bytes on disk: the bar's length and the number next to it. */
-function Bar({ value, total, kind }: { value: number; total: number; kind: string }) {
-  const share = total > 0 ? value / total : 0;
-  const pct = Math.round(share * 100);
-  return (
-    <span className="bar-share">
-      <span className="bar" aria-hidden="true">
-        <span className={`bar-fill bar-${kind}`} style={{ width: `${share * 100}%` }} data-share={share} />
-      </span>
-      <span className="muted small">{value > 0 && pct === 0 ? '<1' : pct} %</span>
-    </span>
-  );
-}
-
-function Rows({ caption, rows, recordsKnown }: { caption: string; rows: (StorageRow & { label: string; extra?: string })[]; recordsKnown: boolean }) {
-  const total = rows.reduce((sum, r) => sum + r.bytes, 0);
-  return (
-    <table className="compact storage" aria-label={caption}>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col" />
-          <th scope="col" className="num">
-            Chunks
-          </th>
-          <th scope="col" className="num">
-            On disk
-          </th>
-          <th scope="col" className="bar-col">
-            Share of the total on disk
-          </th>
-          <th scope="col" className="num">
-            Records
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.label}>
-            <th scope="row">
-              {r.label}
-              {r.extra ? <span className="muted small"> {r.extra}</span> : null}
-            </th>
-            <td className="num">{formatCount(r.chunks)}</td>
-            <td className="num">{formatBytes(r.bytes)}</td>
-            <td className="bar-col">
-              <Bar value={r.bytes} total={total} kind="disk" />
-            </td>
-            <td className="num">{recordsKnown ? formatCount(r.records) : '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 export function StoragePicture() {
   const storage = useSession((s) => s.storage);
@@ -98,6 +43,7 @@ export function StoragePicture() {
         <Rows caption="Backlog Fluent Bit uploads next, by record age" rows={backlog} recordsKnown={storage.recordsKnown} />
       </div>
       <p className="muted small">Record age: {storage.backlogBasis}.</p>
+      {storage.storagePath && <StoragePathPicture backlog={storage.storagePath} />}
     </section>
   );
 }

@@ -1,4 +1,7 @@
-/** The storage.path (Fluent Bit engine buffer) shown read-only on the Open view, and its salvage plan under review. */
+/**
+ * The storage.path (Fluent Bit engine buffer) opened alone: shown on the Open view with its salvage
+ * plan under review, and in the Overview, Chunks and Inspector views (STORAGE_PATH_VIEWS).
+ */
 import { create } from 'zustand';
 import type { RepairPlan, RepairResult, StoragePathReport } from '../../../shared/model';
 
@@ -8,6 +11,8 @@ export interface StoragePathState {
   result: RepairResult | null;
   error: string | null;
   busy: boolean;
+  /** The chunk open in the Inspector (its path relative to the storage.path, `dummy.0/…flb`). */
+  selected: string | null;
   set(patch: Partial<Omit<StoragePathState, 'set' | 'clear'>>): void;
   clear(): void;
 }
@@ -18,6 +23,10 @@ export const useStoragePath = create<StoragePathState>()((set) => ({
   result: null,
   error: null,
   busy: false,
+  selected: null,
   set: (patch) => set(patch),
-  clear: () => set({ report: null, plan: null, result: null, error: null, busy: false }),
+  clear: () => set({ report: null, plan: null, result: null, error: null, busy: false, selected: null }),
 }));
+
+/** The views that show a storage.path opened alone (no store open). */
+export const STORAGE_PATH_VIEWS: ReadonlySet<string> = new Set(['overview', 'chunks', 'inspector']);

@@ -8,6 +8,7 @@ import { buildIndex, precomputeOrders, query, useChunks, type SortKey, type Stat
 import { useSession } from '../state/session';
 import { ChunkFilters } from './ChunkFilters';
 import { ChunkRows } from './ChunkRows';
+import { StoreSalvageBar } from './StoreSalvageBar';
 
 export { statusKind } from './ChunkRows';
 
@@ -75,6 +76,7 @@ function ChunkTable() {
   return (
     <div className="view view-fill">
       <h2>Chunks</h2>
+      <StoreSalvageBar />
       <ChunkFilters streams={index.streams} shown={ids.length} total={index.rows.length} statusCounts={statusCounts} tagCounts={tagCounts} />
       <div className="table" role="table" aria-label="Chunks" aria-rowcount={ids.length + 1}>
         <div className="thead" role="row" aria-rowindex={1}>

@@ -92,7 +92,11 @@ export async function storeRootOf(p: string): Promise<{ roots: string[] } | null
   return roots.length ? { roots: roots.sort() } : null;
 }
 
-export async function planStoreSalvage(rootPath: string, opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean } = {}): Promise<RepairPlan> {
+export async function planStoreSalvage(
+  rootPath: string,
+  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; only?: readonly string[] } = {},
+): Promise<RepairPlan> {
+  const only = opts.only ? new Set(opts.only.map((p) => path.resolve(p))) : null;
   const chunks: SalvageDetails['chunks'] = [];
   const steps: PlanStep[] = [];
   const left: string[] = [];
@@ -101,6 +105,7 @@ export async function planStoreSalvage(rootPath: string, opts: { storePath?: str
     for (const f of await fs.promises.readdir(path.join(rootPath, s.name), { withFileTypes: true })) {
       if (!f.isFile() || !isChunkLikeName(f.name) || f.name.endsWith('.flb')) continue;
       const file = path.join(rootPath, s.name, f.name);
+      if (only && !only.has(file)) continue;
       const { bytes, s: r } = await readStoreChunk(file);
       if (!r.rejected) continue;
       if (!r.salvage) {
@@ -123,7 +128,7 @@ export async function planStoreSalvage(rootPath: string, opts: { storePath?: str
     rootPath,
     summary: chunks.length
       ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} line(s) kept${chunks.some((c) => c.cutBytes) ? `, ${chunks.filter((c) => c.cutBytes).length} torn last line(s) cut` : ''}.`
-      : `Nothing to salvage in ${rootPath}: no chunk the S3 output would reject${left.length ? ` that holds a complete line` : ''}.`,
+      : `Nothing to salvage in ${rootPath}: no chunk${only ? ' of those named' : ''} the S3 output would reject${left.length ? ` that holds a complete line` : ''}.`,
     why: [
       'The S3 output rejects at start a chunk whose header says more bytes than the file holds ("truncated") or whose magic is wrong, and never uploads nor deletes it: its lines are never delivered.',
       ...left.map((l) => `Left alone: ${l}`),

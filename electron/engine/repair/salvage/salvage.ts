@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult, StoragePathReport } from '../../../../shared/model';
+import { engineSalvageRefusal } from '../../../../shared/storage-path-backlog';
 import { decodeChunkHeader } from '../../chunk';
 import { analyzeEngineChunk, readChunkBytes } from '../../storage-path';
 import { atomicWriteFile } from '../write';
@@ -20,13 +21,8 @@ import { fluentBitsConfiguredFor } from '../preconditions';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Whether a chunk needs salvage given the checksum setting (null: unknown, treated as on: a CRC never hurts with it off). */
-function needsSalvage(c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null): boolean {
-  if (!c.salvageable) return false;
-  if (c.tornBytes > 0) return true;
-  // Measured: with storage.checksum on, a zero CRC field (chunk written with it off) is rejected too.
-  return c.crc !== 'valid' && checksum !== false;
-}
+/** Whether a chunk needs salvage given the checksum setting: the one rule, shared with the app. */
+const needsSalvage = (c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null) => engineSalvageRefusal(c, checksum) === null;
 
 /** Refusals for Fluent Bit processes whose config names this storage.path (forceable like the open-file check). */
 async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reason: string; forceable: boolean }[]> {
@@ -39,8 +35,9 @@ async function configuredUsers(rootPath: string, skip?: boolean): Promise<{ reas
 
 export async function planSalvage(
   report: StoragePathReport,
-  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean } = {},
+  opts: { storePath?: string; force?: boolean; skipProcessCheck?: boolean; archive?: boolean; only?: readonly string[] } = {},
 ): Promise<RepairPlan> {
+  const only = opts.only ? new Set(opts.only.map((p) => path.resolve(p))) : null;
   const rootPath = report.path;
   const checksum = report.limits.checksum;
   const chunks: NonNullable<Extract<RepairPlan['details'], { kind: 'salvage' }>>['chunks'] = [];
@@ -49,6 +46,7 @@ export async function planSalvage(
   for (const s of report.streams)
     for (const c of s.chunks) {
       if (!needsSalvage(c, checksum)) continue;
+      if (only && !only.has(path.join(rootPath, s.name, c.name))) continue;
       if (opts.archive) {
         inArchive++; // read-only evidence: refused below
         continue;
@@ -80,7 +78,7 @@ export async function planSalvage(
       ? `${inArchive} chunk(s) of ${rootPath} need salvage, but an archive is read-only: extract it and salvage the folder.`
       : chunks.length
         ? `Salvage ${chunks.length} chunk(s) of ${rootPath}: ${records} record(s) kept${cut.length ? `, ${cut.length} torn last record(s) cut` : ''}.`
-        : `Nothing to salvage in ${rootPath}: no chunk Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
+        : `Nothing to salvage in ${rootPath}: no chunk${only ? ' of those named' : ''} Fluent Bit would reject${checksum === null ? ' (checksum setting unknown: give --config)' : ''}.`,
     why: [
       checksum === false
         ? 'storage.checksum is off: Fluent Bit does not check CRCs, only torn last records are cut.'

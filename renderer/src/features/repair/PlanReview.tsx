@@ -93,9 +93,31 @@ function ProtectNow({ outputId }: { outputId: number | null }) {
   );
 }
 
-export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore<StoreApi<PlanFlowState>>; applyLabel?: string }) {
+/** How a flow plans, applies and undoes: `repair.plan` / `repair.apply` unless given (the Chunks view's salvage). */
+export interface PlanOps {
+  plan(flow: StoreApi<PlanFlowState>): Promise<void>;
+  apply(flow: StoreApi<PlanFlowState>): Promise<void>;
+  undo(flow: StoreApi<PlanFlowState>): Promise<void>;
+  /** The command line that does the same (repair.plan flows); false where none does exactly this. */
+  cli: boolean;
+}
+
+/** One empty list (no store open: a storage.path's salvage): a new [] per render would re-render forever. */
+const NO_ROOTS: { path: string; bucket: string }[] = [];
+
+const REPAIR_OPS: PlanOps = { plan: makePlan, apply: applyPlan, undo: planUndo, cli: true };
+
+export function PlanReview({
+  flow,
+  applyLabel = 'Apply',
+  ops = REPAIR_OPS,
+}: {
+  flow: UseBoundStore<StoreApi<PlanFlowState>>;
+  applyLabel?: string;
+  ops?: PlanOps;
+}) {
   const s = flow();
-  const roots = useSession((x) => x.opened?.report.roots ?? []);
+  const roots = useSession((x) => x.opened?.report.roots ?? NO_ROOTS);
   const writesBlocked = useSession(selectWritesBlocked);
   const diagnosis = useEvidence((x) => x.diagnosis);
   const outputId = s.params.outputId ?? useEvidence.getState().outputId;
@@ -142,7 +164,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
                 onChange={(e) => {
                   // a forced plan is a new plan (the engine records the force): plan again with it
                   flow.getState().setParams({ force: e.target.checked });
-                  void makePlan(flow);
+                  void ops.plan(flow);
                 }}
               />{' '}
               Force (I understand the refusal above)
@@ -198,7 +220,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
           ⚠ {w}
         </p>
       ))}
-      <CliEquivalent steps={[planStep(s)]} title="The same on the command line" />
+      {ops.cli && <CliEquivalent steps={[planStep(s)]} title="The same on the command line" />}
       {s.phase === 'review' && blocking.length === 0 && plan.steps.length > 0 && (
         <div className="confirm">
           <label>
@@ -215,7 +237,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
               onChange={(e) => s.setConfirm(e.target.value)}
             />
           </label>
-          <button type="button" className="primary danger" disabled={!ready} onClick={() => void applyPlan(flow)}>
+          <button type="button" className="primary danger" disabled={!ready} onClick={() => void ops.apply(flow)}>
             {applyLabel}
           </button>
           {writesBlocked && <span className="error">Writes are blocked: the store changed on disk. Rescan first.</span>}
@@ -250,7 +272,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
             {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
             {/* a replay's journal entry is not undoable (its objects are in the bucket): no button that would be refused */}
             {result.undoId && result.action !== 'undo' && result.action !== 'replay' && (
-              <button type="button" onClick={() => void planUndo(flow)}>
+              <button type="button" onClick={() => void ops.undo(flow)}>
                 Undo this change…
               </button>
             )}
