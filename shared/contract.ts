@@ -104,8 +104,12 @@ export const requestSchemas = {
   'store.rescan': z.object({ storeId: id }).strict(),
   'store.close': z.object({ storeId: id }).strict(),
   'store.recent': z.object({}).strict(),
-  /** Stores already open in this session, most recent first (e.g. the one `serve <path>` opened). */
-  'store.list': z.object({}).strict(),
+  /**
+   * Stores already open in this session, most recent first (e.g. the one `serve <path>` opened).
+   * `rows: false`: each report without its chunk rows (`rowsOmitted` summarises them), so a page
+   * paints the Overview before the rows of a big store arrive; ask again without it for the rows.
+   */
+  'store.list': z.object({ rows: z.boolean().optional() }).strict(),
   /**
    * The Fluent Bit version that runs this store, for every diagnosis and plan of it until changed:
    * `version` as the operator gives it (null: forget it, the store is read for the version again),
@@ -258,6 +262,18 @@ export interface OpenedStore {
   evidence?: S3Evidence | null;
   /** The built-in demo (as shipped, or a writable copy of it). */
   isDemo?: boolean;
+  /**
+   * Set when the report was sent without its chunk rows (`store.list { rows: false }`): every
+   * stream's `chunks` is empty and this says, per root and stream (same order as the report), how
+   * many chunks it has and how many of them each Fluent Bit action takes (in the order first met).
+   */
+  rowsOmitted?: StreamRowsSummary[][];
+}
+
+/** The chunk rows of one stream in a few numbers: what the Overview shows of them. */
+export interface StreamRowsSummary {
+  chunks: number;
+  actions: [action: string, chunks: number][];
 }
 
 /** Results of every request. */

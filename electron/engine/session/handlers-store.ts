@@ -14,7 +14,7 @@ import { isStoragePath } from '../storage-path';
 import type { EngineEvents } from './events';
 import type { PlanStore } from './plans';
 import type { RecentStores } from './recent';
-import { toOpened, type SessionRegistry, type StoreSession } from './registry';
+import { toOpened, withoutRows, type SessionRegistry, type StoreSession } from './registry';
 import { isInside } from './confine';
 import { escapeField } from '../../../shared/escape';
 import { BinaryVersionError, versionFromBinary } from '../fluentbit/binary-version';
@@ -152,7 +152,7 @@ export function storeHandlers(ctx: SessionContext): StoreHandlers {
 
     'store.recent': async () => ({ recent: await ctx.recent.list() }),
 
-    'store.list': async () => ({ stores: ctx.registry.list().map(toOpened) }),
+    'store.list': async (input) => ({ stores: ctx.registry.list().map((s) => (input.rows === false ? withoutRows(toOpened(s)) : toOpened(s))) }),
 
     'store.fluentBitVersion': async (input) => {
       const s = ctx.registry.get(input.storeId);

@@ -122,6 +122,19 @@ export function toOpened(s: StoreSession): OpenedStore {
   return { storeId: s.storeId, report: s.report, config: s.config, evidence: evidenceFor(s), ...(s.isDemo ? { isDemo: true } : {}) };
 }
 
+/** `o` without its chunk rows, summarised per stream (`store.list { rows: false }`). */
+export function withoutRows(o: OpenedStore): OpenedStore {
+  const rowsOmitted = o.report.roots.map((r) =>
+    r.streams.map((s) => {
+      const actions = new Map<string, number>();
+      for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
+      return { chunks: s.chunks.length, actions: [...actions] };
+    }),
+  );
+  const roots = o.report.roots.map((r) => ({ ...r, streams: r.streams.map((s) => ({ ...s, chunks: [] })) }));
+  return { ...o, report: { ...o.report, roots }, rowsOmitted };
+}
+
 /** The root of this store that `rootPath` names, or a `forbidden` error. */
 export function requireRoot(s: StoreSession, rootPath: string) {
   const root = s.report.roots.find((r) => r.path === rootPath);

@@ -8,7 +8,7 @@ import { mergeStoreUpdate } from '../../../shared/store-update';
 import { cancelTask, describeError, isCancelled, runTask } from './run';
 import { listLive, runDiagnosis } from './evidence';
 import { loadHistory } from './history';
-import { loadStorage } from './store';
+import { loadRows, loadStorage } from './store';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -95,8 +95,10 @@ export async function applyPlan(flow: Flow): Promise<void> {
     });
     flow.getState().applied(result);
     const now = useSession.getState().opened;
-    if (now?.storeId === opened.storeId && result.storeUpdate?.length)
+    if (now?.storeId === opened.storeId && result.storeUpdate?.length) {
       useSession.getState().setOpened({ ...now, report: mergeStoreUpdate(now.report, result.storeUpdate) });
+      if (now.rowsOmitted) void loadRows(); // the rows had not come yet: ask for them as they are now
+    }
   } catch (e) {
     if (isCancelled(e)) flow.getState().cancelled('Cancelled. What was done before the cancel stays done; plan it again to resume.');
     else flow.getState().fail(describeError(e, 'Applying'));

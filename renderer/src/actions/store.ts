@@ -17,7 +17,13 @@ import { loadSavedConnections } from './connection';
 export async function loadAppInfo(): Promise<void> {
   const client = getClient();
   try {
-    const [info, recent, open] = await Promise.all([client.request('app.info', {}), client.request('store.recent', {}), client.request('store.list', {})]);
+    // The store list without its chunk rows: the Overview paints from the report's summary, and the
+    // rows (tens of MB for a big store) follow once it is up (loadRows).
+    const [info, recent, open] = await Promise.all([
+      client.request('app.info', {}),
+      client.request('store.recent', {}),
+      client.request('store.list', { rows: false }),
+    ]);
     useSession.getState().setAppInfo(info);
     useSession.getState().setRecent(recent.recent);
     // Land on the store the engine already has open (the newest), unless the user opened one meanwhile.
@@ -61,6 +67,30 @@ async function afterOpen(opened: OpenedStore, demoCopy: { path: string; from: st
   // The recent list, the diagnosis and the storage picture are independent: asked for together, so
   // the Overview does not wait a round trip for the recent list first.
   await Promise.all([loadRecent(), runDiagnosis(), loadStorage()]);
+  if (opened.rowsOmitted) await loadRows();
+}
+
+let rowsAsked = 0;
+
+/**
+ * The chunk rows of the opened store when its report came without them (`rowsOmitted`): the
+ * report as the engine has it now replaces the summary. Only the newest ask counts, and only while
+ * the same store is open and still without its rows; a failure leaves the views saying so.
+ */
+export async function loadRows(): Promise<void> {
+  const opened = useSession.getState().opened;
+  if (!opened?.rowsOmitted) return;
+  const ask = ++rowsAsked;
+  try {
+    const { stores } = await getClient().request('store.list', {});
+    const full = stores.find((s) => s.storeId === opened.storeId);
+    const now = useSession.getState().opened;
+    if (ask !== rowsAsked || !full || now?.storeId !== opened.storeId || !now.rowsOmitted) return;
+    const { rowsOmitted: _omitted, ...rest } = now;
+    useSession.getState().setOpened({ ...rest, report: full.report });
+  } catch (e) {
+    if (ask === rowsAsked) useSession.getState().setError(describeError(e, 'Reading the chunk list'));
+  }
 }
 
 /** The recent list (a convenience, so failures stay quiet). */

@@ -23,6 +23,21 @@ const COLUMNS: { key: Exclude<SortKey, 'none'>; label: string; num?: boolean; ti
 ];
 
 export function ChunksView() {
+  // A report sent without its rows (a big store just opened): the table waits for them.
+  const rowsPending = useSession((s) => !!s.opened?.rowsOmitted);
+  if (rowsPending)
+    return (
+      <div className="view">
+        <h2>Chunks</h2>
+        <p className="muted" role="status" data-testid="rows-pending">
+          Reading the chunk list…
+        </p>
+      </div>
+    );
+  return <ChunkTable />;
+}
+
+function ChunkTable() {
   const report = useSession((s) => s.opened?.report ?? null);
   const { filter, sortKey, sortDir, selectedId } = useChunks();
   const index = useMemo(() => buildIndex(report), [report]);

@@ -14,6 +14,7 @@ import { shown } from '../format';
 export function MultipartView() {
   const s = useMultipart();
   const report = useSession((x) => x.opened?.report ?? null);
+  const rowsPending = useSession((x) => !!x.opened?.rowsOmitted);
   const uploads = useEvidence((x) => x.evidence?.multipartUploads ?? null);
   const archive = report?.source.kind === 'archive';
   const records = (report?.roots ?? []).flatMap((root) =>
@@ -23,8 +24,12 @@ export function MultipartView() {
     <div className="view">
       <h2>Multipart uploads</h2>
       <section className="card" aria-label="Multipart records in the store">
-        <h3>Records in the store ({records.length})</h3>
-        {records.length === 0 ? (
+        <h3>Records in the store ({rowsPending ? '…' : records.length})</h3>
+        {rowsPending ? (
+          <p className="muted" role="status">
+            Reading the chunk list…
+          </p>
+        ) : records.length === 0 ? (
           <p className="muted">No multipart record in multipart_upload_metadata/.</p>
         ) : (
           <table className="compact">

@@ -4,7 +4,8 @@
  * Fluent Bit will do at its next start and graceful stop.
  */
 import { highestLabel } from '../../../shared/evidence-scope';
-import type { Finding, RootReport, Severity } from '../../../shared/model';
+import type { StreamRowsSummary } from '../../../shared/contract';
+import type { Finding, RootReport, Severity, StreamInfo } from '../../../shared/model';
 import { useEvidence } from '../state/evidence';
 import { useSession } from '../state/session';
 import { Badge } from '../components/Badge';
@@ -18,7 +19,15 @@ import { FluentBitVersion } from '../components/FluentBitVersion';
 
 const SEVERITIES: Severity[] = ['critical', 'error', 'warning', 'info'];
 
-function NextSteps({ root }: { root: RootReport }) {
+/** A stream's chunk count and Fluent Bit actions: from its rows, or from the summary sent before them. */
+function streamRows(s: StreamInfo, summary: StreamRowsSummary | undefined): StreamRowsSummary {
+  if (summary) return summary;
+  const actions = new Map<string, number>();
+  for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
+  return { chunks: s.chunks.length, actions: [...actions] };
+}
+
+function NextSteps({ root, summary }: { root: RootReport; summary: StreamRowsSummary[] | undefined }) {
   return (
     <section className="card" aria-label={`What Fluent Bit will do with ${root.bucket}`}>
       <h3>
@@ -26,15 +35,14 @@ function NextSteps({ root }: { root: RootReport }) {
       </h3>
       <h4>On next start</h4>
       <ul>
-        {root.streams.map((s) => {
-          const actions = new Map<string, number>();
-          for (const c of s.chunks) actions.set(c.fluentBitAction, (actions.get(c.fluentBitAction) ?? 0) + 1);
+        {root.streams.map((s, i) => {
+          const { chunks, actions } = streamRows(s, summary?.[i]);
           return (
             <li key={s.name}>
-              <code>{shown(s.name)}</code> ({s.kind}, {formatCount(s.chunks.length)} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
-              {actions.size > 0 && (
+              <code>{shown(s.name)}</code> ({s.kind}, {formatCount(chunks)} chunks){s.writable === false ? ' — not writable: Fluent Bit skips it' : ''}
+              {actions.length > 0 && (
                 <ul>
-                  {[...actions].map(([a, n]) => (
+                  {actions.map(([a, n]) => (
                     <li key={a}>
                       {formatCount(n)} × {a}
                     </li>
@@ -163,15 +171,15 @@ export function OverviewView() {
             </tr>
           </thead>
           <tbody>
-            {report.roots.flatMap((root) =>
-              root.streams.map((s) => (
+            {report.roots.flatMap((root, r) =>
+              root.streams.map((s, i) => (
                 <tr key={`${root.path}/${s.name}`}>
                   <td>{root.bucket}</td>
                   <td>
                     <code>{shown(s.name)}</code>
                   </td>
                   <td>{s.kind}</td>
-                  <td className="num">{formatCount(s.chunks.length)}</td>
+                  <td className="num">{formatCount(opened.rowsOmitted?.[r]?.[i]?.chunks ?? s.chunks.length)}</td>
                   <td className="num">{formatBytes(s.totalBytes)}</td>
                   <td title="From the stream's name: the local time of the Fluent Bit host when it started (no time zone is stored)">
                     {s.startTime ? `${s.startTime.replace('T', ' ')} (host local time)` : '—'}
@@ -182,8 +190,8 @@ export function OverviewView() {
           </tbody>
         </table>
       </section>
-      {report.roots.map((root) => (
-        <NextSteps key={root.path} root={root} />
+      {report.roots.map((root, r) => (
+        <NextSteps key={root.path} root={root} summary={opened.rowsOmitted?.[r]} />
       ))}
     </div>
   );
