@@ -58,14 +58,22 @@ export function watchStore(storePath: string, onChange: (paths: string[]) => voi
     w.on('error', () => unwatch(dir));
     watchers.set(dir, w);
     if (depth >= DEPTH && !report) return;
-    fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
-      if (err || closed) return;
-      for (const e of entries) {
-        if (e.name.startsWith('.')) continue;
-        const p = path.join(dir, e.name);
-        if (report) mark(p);
-        if (depth < DEPTH && e.isDirectory()) watchDir(p, depth + 1, report);
-      }
+    const list = () =>
+      fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
+        if (err || closed) return;
+        for (const e of entries) {
+          if (e.name.startsWith('.') || (!report && !e.isDirectory())) continue;
+          const p = path.join(dir, e.name);
+          if (report) mark(p);
+          if (depth < DEPTH && e.isDirectory()) watchDir(p, depth + 1, report);
+        }
+      });
+    if (report || depth === 0) return list();
+    // A folder's link count is 2 + its subfolders where the file system keeps it so (ext4, xfs,
+    // tmpfs; btrfs says 1): a stream folder of 5,000 chunks with 2 links has no folder to watch,
+    // and is not listed.
+    fs.stat(dir, (err, st) => {
+      if (!err && !closed && st.nlink !== 2) list();
     });
   };
   const onEvent = (dir: string, depth: number, event: string, name: string | null) => {

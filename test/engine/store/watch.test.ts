@@ -64,6 +64,7 @@ async function store(chunks: number): Promise<string> {
 describe('watchStore', () => {
   it.skipIf(process.platform !== 'linux')('holds one inotify watch per folder, not one per chunk file', async () => {
     const dir = await store(200);
+    fs.mkdirSync(path.join(dir, 'b', 's1', 'nested', 'deeper'), { recursive: true }); // folders inside a stream are watched too
     const folders: string[] = [];
     const walk = (d: string) => {
       folders.push(d);
