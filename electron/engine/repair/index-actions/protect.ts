@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../../chunk';
 import { atomicWriteFile, ensureStateDir, mkdirExact } from '../write';
-import { assertNotRefused, forcedWarning } from '../outcome';
+import { assertNotRefused, forcedWarning, startResult } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
 import { openAction, type ChangeSpec } from '../journal';
@@ -179,15 +179,7 @@ export async function applyProtectPlan(
 ): Promise<RepairResult> {
   const d = plan.details;
   if (d?.kind !== 'protect-marker' && d?.kind !== 'protect-shadow') throw new Error('not a protect-index plan');
-  const result: RepairResult = {
-    action: 'protect-index',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-  };
+  const result = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
   if (d.noChange) {
     result.verified = true;
