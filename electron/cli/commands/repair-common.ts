@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { RepairPlanRequest } from '../../../shared/contract';
 import type { RepairAction, RepairPlan, RepairResult, ReplayItem, S3ConnectionOptions } from '../../../shared/model';
 import { escapeField as e } from '../../../shared/escape';
+import { blockingRefusals } from '../../../shared/refusals';
 import { addEvidenceOptions, openDiagnosed, type EvidenceCliOptions, type EvidenceSources } from '../evidence-options';
 import { cancelOnSigint, clearProgress, CliError, EXIT, printJson, printText } from '../output';
 import { showProgress } from '../progress';
@@ -38,7 +39,7 @@ export function parseIntOption(name: string, v: string | undefined): number | un
 }
 
 function blocking(plan: RepairPlan) {
-  return plan.refusals.filter((r) => !r.forceable || !plan.forced);
+  return blockingRefusals(plan.refusals, plan.forced);
 }
 
 export function formatPlan(plan: RepairPlan & { replayItems?: ReplayItem[] }): string {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { StoragePathReport } from '../../../shared/model';
 import { escapeField as e } from '../../../shared/escape';
+import { blockingRefusals } from '../../../shared/refusals';
 import { CliError, EXIT, printJson, printText } from '../output';
 import { withSession } from '../session';
 import { formatPlan, formatResult } from './repair-common';
@@ -67,7 +68,7 @@ export function registerSalvage(program: Command): void {
         const plan = opts.undo
           ? await session.call('storagePath.undoPlan', { path: p, force: opts.force })
           : await session.call('storagePath.salvagePlan', { path: p, configPath, force: opts.force });
-        const blocked = plan.refusals.some((r) => !r.forceable || !plan.forced);
+        const blocked = blockingRefusals(plan.refusals, plan.forced).length > 0;
         if (!opts.apply || blocked || !plan.steps.length) {
           if (opts.json) printJson({ dryRun: true, report, plan });
           else {

@@ -62,7 +62,7 @@ export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): 
 function dispatch(plan: RepairPlan, opts: ApplyPlanOptions, root: WriteRoot | null): Promise<RepairResult> {
   if (!plan.details && plan.action !== 'undo') {
     assertNotRefused(plan.refusals, opts.force);
-    return Promise.resolve(startResult(plan));
+    return Promise.resolve({ ...startResult(plan), verified: true }); // nothing to apply, nothing to doubt
   }
   return actionOfPlan(plan).apply(plan, opts, root);
 }

@@ -9,10 +9,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlanStep, ProcessCheck, RepairPlan } from '../../../shared/model';
+import { blockingRefusals } from '../../../shared/refusals';
 import { ACTIONS, findProcessesUsing, REPLAY_JOURNAL, TOOL_DIR } from '../repair';
 
 function blocked(plan: RepairPlan): boolean {
-  return plan.steps.length === 0 || plan.refusals.some((r) => !r.forceable);
+  return plan.steps.length === 0 || blockingRefusals(plan.refusals, true).length > 0; // blocked even when forced
 }
 
 export function bookkeepingSteps(plan: RepairPlan): PlanStep[] {

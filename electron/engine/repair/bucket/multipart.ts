@@ -188,6 +188,7 @@ export async function applyMultipart(
   const result: RepairResult = { ...startResult(plan), unsettled: [...d.unsettled] };
   const settle = d.settle.filter((s) => s.op !== 'none');
   assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !d.records.length })).refusals, opts.force);
+  result.verified = true; // nothing to do, or every settlement confirmed and record removed — until one fails
   if (!settle.length && !d.records.length) {
     result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';
     return result;

@@ -16,7 +16,7 @@
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
-import { assertNotRefused } from '../outcome';
+import { assertNotRefused, startResult } from '../outcome';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
 import { ensureToolDir, openAction, openJournalAppender, toolDir } from '../journal';
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
@@ -67,16 +67,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   assertNotRefused(guard.refusals, opts.force);
   const items: ReplayItem[] = d.items.map((i) => ({ ...i }));
   const todo = items.filter((i) => i.state === 'planned');
-  const result: RepairResult & { items: ReplayItem[] } = {
-    action: 'replay',
-    applied: false,
-    summary: '',
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-    items,
-  };
+  const result: RepairResult & { items: ReplayItem[] } = { ...startResult(plan), items };
   if (!todo.length && !(d.indexBehind && d.hasIndex && d.outputId !== null)) {
     result.summary = 'Nothing to replay.';
     result.verified = true;

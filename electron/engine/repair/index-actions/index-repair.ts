@@ -18,7 +18,7 @@ import {
   writeSeqIndex,
 } from './index-file';
 import { openAction, sha256, type ChangeSpec } from '../journal';
-import { assertNotRefused, forcedWarning, RefusedError } from '../outcome';
+import { assertNotRefused, forcedWarning, RefusedError, startResult } from '../outcome';
 import { pathExists } from '../write';
 import { rootEvidence } from '../../store/root-evidence';
 
@@ -243,15 +243,7 @@ export interface IndexApplyResult extends RepairResult {
 export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}): Promise<IndexApplyResult> {
   const d = plan.details;
   if (d?.kind !== 'index') throw new Error(`not an index plan (${plan.action})`);
-  const result: IndexApplyResult = {
-    action: plan.action,
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-  };
+  const result: IndexApplyResult = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
   if (d.noChange) {
     result.verified = true;

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../../chunk';
 import { atomicWriteFile, mkdirExact } from '../write';
-import { assertNotRefused, forcedWarning } from '../outcome';
+import { assertNotRefused, forcedWarning, startResult } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
 import { openAction, type ChangeSpec } from '../journal';
@@ -171,15 +171,7 @@ export async function applyProtectPlan(
 ): Promise<RepairResult> {
   const d = plan.details;
   if (d?.kind !== 'protect-marker' && d?.kind !== 'protect-shadow') throw new Error('not a protect-index plan');
-  const result: RepairResult = {
-    action: 'protect-index',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-  };
+  const result = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
   if (d.noChange) {
     result.verified = true;

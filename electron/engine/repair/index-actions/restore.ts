@@ -125,6 +125,7 @@ export async function applyRestorePlan(plan: RepairPlan, opts: ApplyOptions = {}
   if (plan.details?.kind !== 'restore') throw new Error('not a restore-index plan');
   const subplans = plan.details.subplans;
   const result = startResult(plan);
+  result.verified = true; // as verified as every subplan's read-back
   for (const sub of subplans) {
     const r = await applyIndexPlan(sub, opts);
     result.applied ||= r.applied;

@@ -1,4 +1,5 @@
 /** Errors of the repair engine that the doors map to exit codes / contract error codes. */
+import { blockingRefusals } from '../../../../shared/refusals';
 
 /** A plan was applied while it has refusals the caller did not (or cannot) override → exit 5. */
 export class RefusedError extends Error {
@@ -8,9 +9,9 @@ export class RefusedError extends Error {
   }
 }
 
-/** Throw RefusedError for every refusal not overridden by `force` (forceable ones only). */
+/** Throw RefusedError for every refusal not overridden by `force` (forceable ones only): the one rule, shared/refusals.ts. */
 export function assertNotRefused(refusals: { reason: string; forceable: boolean }[], force?: boolean): void {
-  const blocking = refusals.filter((r) => !r.forceable || !force);
+  const blocking = blockingRefusals(refusals, force);
   if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
 }
 

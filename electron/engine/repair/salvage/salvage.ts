@@ -131,7 +131,7 @@ export async function applySalvage(
   if (d?.kind !== 'salvage') throw new Error('not a salvage plan');
   const result = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
-  if (!d.chunks.length) return result;
+  if (!d.chunks.length) return { ...result, verified: true };
   const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
   assertNotRefused([...guard.refusals, ...(d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.

@@ -20,7 +20,7 @@ import { readJournal, readUndoState, type JournalView } from '../journal';
 import { checkAction, type CheckedChange } from './undo-check';
 import { resolveWriteRoot, type WriteRoot } from '../write';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
-import { assertNotRefused, forcedWarning, RefusedError } from '../outcome';
+import { assertNotRefused, forcedWarning, RefusedError, startResult } from '../outcome';
 import { safeReadFile } from '../../store/safe-read';
 import { judgeIndexUndo } from './undo-index';
 import type { UsedIndexEvidence } from '../../../../shared/model';
@@ -188,17 +188,8 @@ export interface UndoApplyOptions {
 
 export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): Promise<RepairResult> {
   const d = plan.details?.kind === 'undo' ? plan.details : undefined;
-  const result: RepairResult = {
-    action: 'undo',
-    applied: false,
-    summary: plan.summary,
-    steps: [],
-    undoId: null,
-    verified: false,
-    warnings: [...plan.warnings],
-  };
-  const blocking = plan.refusals.filter((r) => !r.forceable || !opts.force);
-  if (blocking.length) throw new RefusedError(blocking.map((r) => r.reason));
+  const result = startResult(plan);
+  assertNotRefused(plan.refusals, opts.force);
   if (!d) return { ...result, summary: plan.summary };
   const root = opts.writeRoot ?? (await resolveWriteRoot(journalRoot(d.journal)));
   if (root.path !== path.resolve(journalRoot(d.journal))) throw new Error(`${d.journal}: not the journal of ${root.path}`);

@@ -21,9 +21,10 @@ import { UndoAtRisk } from './UndoAtRisk';
 import { RefreshEvidence } from '../../components/RefreshEvidence';
 import { followStep } from '../../components/NextStep';
 import type { NextStep, PlanStep } from '../../../../shared/model';
+import { blockingRefusals as blockingRefusalsOf } from '../../../../shared/refusals';
 
 export function blockingRefusals(plan: Plan, force: boolean): Plan['refusals'] {
-  return plan.refusals.filter((r) => !r.forceable || !force);
+  return blockingRefusalsOf(plan.refusals, force);
 }
 
 function StepDiff({ step }: { step: PlanStep }) {

@@ -6,6 +6,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { RequestResult } from '../../../../shared/contract';
 import type { RepairAction, RepairResult } from '../../../../shared/model';
+import { blockingRefusals } from '../../../../shared/refusals';
 
 export type Phase = 'choose' | 'planning' | 'review' | 'applying' | 'applied' | 'cancelled';
 
@@ -107,7 +108,7 @@ export function expectedBucket(plan: Plan | null, roots: readonly { path: string
 
 export function canApply(s: PlanFlowState, expected: string | null, writesBlocked: boolean): boolean {
   if (writesBlocked || s.phase !== 'review' || !s.plan) return false;
-  if (s.plan.refusals.some((r) => !r.forceable || !s.params.force)) return false;
+  if (blockingRefusals(s.plan.refusals, s.params.force).length) return false;
   if (s.plan.steps.length === 0) return false;
   return expected ? s.confirmText === expected : s.confirmText.trim().length > 0;
 }

@@ -1,0 +1,60 @@
+/**
+ * Issue 19 item 4: rules written once. Every apply result starts from repair/outcome/result.ts
+ * startResult (one rule for `verified`: unverified until the action's read-back says so) — no
+ * action builds its own result literal; and which refusals block is shared/refusals.ts
+ * blockingRefusals, for the engine, the CLI and the app — no door filters `forceable` itself.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { blockingRefusals } from '../../shared/refusals';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+const rel = (f: string) => path.relative(ROOT, f);
+
+/** A hand-built RepairResult: an object literal with `applied:` and `undoId:` fields. */
+export const resultLiteral = (text: string) => /\{[^{}]*\bapplied:\s*(?:false|true)[^{}]*\bundoId:/.test(text);
+/** A hand-written blocking rule: a refusal filter on `forceable` combined with a force flag. */
+export const forceRule = (text: string) => /!\s*r\.forceable\s*\|\|\s*!/.test(text);
+
+describe('rules written once', () => {
+  it('every apply result starts from startResult', () => {
+    const bad = files(path.join(ROOT, 'electron/engine/repair'))
+      .filter((f) => !f.endsWith(path.join('outcome', 'result.ts')))
+      .filter((f) => resultLiteral(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(bad).toEqual([]);
+  });
+
+  it('which refusals block is decided by shared/refusals.ts alone', () => {
+    const bad = ['electron', 'shared', 'renderer/src']
+      .flatMap((d) => files(path.join(ROOT, d)))
+      .filter((f) => !f.endsWith(path.join('shared', 'refusals.ts')))
+      .filter((f) => forceRule(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(bad).toEqual([]);
+  });
+
+  it('the checks see what they look for, and the rule is the documented one', () => {
+    expect(resultLiteral(`const r = { action: 'x', applied: false, summary: s, steps: [], undoId: null, verified: false }`)).toBe(true);
+    expect(resultLiteral(`const r = startResult(plan)`)).toBe(false);
+    expect(forceRule(`plan.refusals.filter((r) => !r.forceable || !force)`)).toBe(true);
+    const refusals = [
+      { reason: 'a', forceable: true },
+      { reason: 'b', forceable: false },
+    ];
+    expect(blockingRefusals(refusals, false).map((r) => r.reason)).toEqual(['a', 'b']);
+    expect(blockingRefusals(refusals, true).map((r) => r.reason)).toEqual(['b']);
+    expect(blockingRefusals(refusals, undefined).map((r) => r.reason)).toEqual(['a', 'b']);
+  });
+});
