@@ -125,12 +125,27 @@ describe.each(['host', 'ipc'])('salvage of one chunk through the %s door', (door
       bad[0] = 0; // wrong magic: the S3 output rejects it at start
       fs.writeFileSync(path.join(stream, name), bad);
     }
-    await value(call('store.open', { path: root, records: false }));
+    const { storeId } = await value(call('store.open', { path: root, records: false }));
     const all = await value(call('storagePath.salvagePlan', { path: root }));
     expect(all.steps).toHaveLength(2);
     const one = await value(call('storagePath.salvagePlan', { path: root, chunks: [path.join(stream, '1000-2')] }));
     expect(one.steps.map((s: any) => s.target)).toEqual([path.join(stream, '1000-2')]);
     expect(one.details).toMatchObject({ layout: 'store-dir', chunks: [{ records: 3, cutBytes: 0 }] });
+    // Applied with the store open: the result carries the chunk read back, and the session's report has it (no rescan):
+    // the storage summary (made from the report) counts it in the backlog Fluent Bit uploads.
+    const backlog = async () => {
+      const st = await value(call('store.storage', { storeId }));
+      return st.backlog.reduce((n: number, b: any) => n + b.chunks, 0) + st.backlogUnknownAge.chunks;
+    };
+    expect(await backlog()).toBe(0);
+    const applied = await value(call('storagePath.salvageApply', { path: root, planId: one.planId, confirm: 'bucket' }));
+    expect(applied).toMatchObject({ applied: true, verified: true });
+    expect(applied.storeUpdate).toHaveLength(1);
+    const inspect = async (name: string) =>
+      (await value(call('chunk.inspect', { storeId, rootPath: root, chunkPath: `${path.basename(stream)}/${name}` }))).chunk;
+    expect(await inspect('1000-2')).toMatchObject({ status: 'ok', records: 3 });
+    expect((await inspect('1000-1')).status).toBe('bad-magic');
+    expect(await backlog()).toBe(1);
     const none = await value(call('storagePath.salvagePlan', { path: root, chunks: [path.join(stream, 'nothing')] }));
     expect(none.steps).toEqual([]);
     expect(none.summary).toMatch(/no chunk of those named/);

@@ -19,6 +19,7 @@ import type { SessionContext } from './handlers-store';
 import { bookkeepingSteps, processCheckOf } from './plan-notes';
 import { markOwnWrites } from './own-writes';
 import { changedPaths } from './plans';
+import { updateReport } from './repair';
 
 type Handlers = Pick<
   EngineHandlers,
@@ -140,7 +141,14 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       const open = root ? ctx.registry.list().filter((s) => isInside(s.path, realPathOf(root) ?? root)) : [];
       for (const s of open) markOwnWrites(s, paths, true);
       try {
-        return await applyPlan(rec.plan, { force: rec.plan.forced });
+        const result = await applyPlan(rec.plan, { force: rec.plan.forced });
+        // What it wrote, read back into each open store's report; the result carries it for the app to merge.
+        for (const s of open) {
+          const update = await updateReport(s, rec, result);
+          s.diagnosis = null;
+          result.storeUpdate ??= update;
+        }
+        return result;
       } finally {
         for (const s of open) markOwnWrites(s, paths, false);
       }

@@ -144,7 +144,8 @@ export interface ApplyContext {
   ownWrites(paths: string[], active: boolean): void;
 }
 
-async function updateReport(s: StoreSession, rec: PlanRecord, result: RepairResult): Promise<StoreUpdate[]> {
+/** Read back what an applied plan changed in an open store and merge it into its report (no rescan). */
+export async function updateReport(s: StoreSession, rec: Pick<PlanRecord, 'plan'>, result: RepairResult): Promise<StoreUpdate[]> {
   if (!result.applied || s.report.source.kind === 'archive') return [];
   const paths = changedPaths(rec.plan);
   const known = new Map<string, SeqIndexInfo>();

@@ -2,8 +2,8 @@
  * Salvage from the Chunks view, through the same session requests as `store-doctor salvage`
  * (storagePath.salvagePlan with the one chunk → storagePath.salvageApply → storagePath.undoPlan):
  * for a storage.path chunk Fluent Bit rejects and for a store_dir chunk the S3 output rejects.
- * After a write the storage.path is read again, or the store rescanned (the write was not a
- * repair.apply, whose result merges into the scan).
+ * After a write the storage.path is read again; a store's report takes what the engine read back
+ * (the result's storeUpdate), as after every write.
  */
 import type { ChunkInfo, RepairResult } from '../../../shared/model';
 import { getClient } from '../client';
@@ -14,7 +14,9 @@ import { useStoragePath } from '../state/storagePath';
 import type { StoreApi } from 'zustand';
 import { loadHistory } from '../features/repair/history-actions';
 import { describeError, runTask } from './run';
-import { rescan } from './store';
+import { loadStorage } from './store';
+import { runDiagnosis } from './evidence';
+import { mergeStoreUpdate } from '../../../shared/store-update';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -79,21 +81,24 @@ export async function applySalvage(flow: Flow): Promise<void> {
     return;
   }
   // The chunks as they are now, then the result: the table and the result appear together.
-  await reread(target);
+  await reread(target, result);
   flow.getState().applied(result);
 }
 
-async function reread(target: SalvageTarget): Promise<void> {
+async function reread(target: SalvageTarget, result: RepairResult): Promise<void> {
   if (target.layout === 'storage-path') {
     try {
       useStoragePath.getState().set({ report: await getClient().request('storagePath.open', { path: target.path }) });
     } catch (e) {
       useStoragePath.getState().set({ error: describeError(e, `Reading ${target.path} again`) });
     }
-  } else if (useSession.getState().opened) {
-    await rescan();
-    await loadHistory();
+    return;
   }
+  // A store_dir: the engine read back what it wrote into the open store's report; merged here, no rescan.
+  const opened = useSession.getState().opened;
+  if (!opened) return;
+  if (result.storeUpdate?.length) useSession.getState().setOpened({ ...opened, report: mergeStoreUpdate(opened.report, result.storeUpdate) });
+  await Promise.all([runDiagnosis(), loadStorage(), loadHistory()]);
 }
 
 export async function planSalvageUndo(flow: Flow): Promise<void> {
