@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { applyPlan, cancelApply, makePlan, planUndo } from './actions';
+import { applyReviewedPlan, cancelApply, makePlan, reviewUndo } from './actions';
 import { canApply, expectedBucket, type Plan, type PlanFlowState } from './planFlow';
 import { useEvidence } from '../../state/evidence';
 import { selectWritesBlocked, useSession } from '../../state/session';
@@ -215,7 +215,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
               onChange={(e) => s.setConfirm(e.target.value)}
             />
           </label>
-          <button type="button" className="primary danger" disabled={!ready} onClick={() => void applyPlan(flow)}>
+          <button type="button" className="primary danger" disabled={!ready} onClick={() => void applyReviewedPlan(flow)}>
             {applyLabel}
           </button>
           {writesBlocked && <span className="error">Writes are blocked: the store changed on disk. Rescan first.</span>}
@@ -250,7 +250,7 @@ export function PlanReview({ flow, applyLabel = 'Apply' }: { flow: UseBoundStore
             {result.applied && result.action === 'repair-index' && <ProtectNow outputId={outputId ?? null} />}
             {/* a replay's journal entry is not undoable (its objects are in the bucket): no button that would be refused */}
             {result.undoId && result.action !== 'undo' && result.action !== 'replay' && (
-              <button type="button" onClick={() => void planUndo(flow)}>
+              <button type="button" onClick={() => void reviewUndo(flow)}>
                 Undo this change…
               </button>
             )}
