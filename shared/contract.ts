@@ -1,5 +1,5 @@
 /**
- * The one contract between the engine and its three doors (Electron IPC, CLI, loopback HTTP host).
+ * The one contract between the engine and its doors (Electron IPC, CLI and its guard daemon, loopback HTTP host).
  * Every request has a zod input schema (validated at the door, before the engine sees it) and a
  * result type. Events flow engine → door → client. Isomorphic: imported by the renderer too.
  */

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import type { OpenedStore } from '../../shared/contract';
 import type { Diagnosis, FluentBitConfig, S3ConnectionOptions } from '../../shared/model';
 import type { CommandContext } from '../../shared/suggest-cli';
-import { findOutput } from '../engine/fluentbit';
+import { findOutput } from '../../shared/outputs';
 import { cancelOnSigint, clearProgress, CliError, EXIT } from './output';
 import { showProgress } from './progress';
 import type { CliSession } from './session';

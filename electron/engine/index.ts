@@ -41,6 +41,9 @@ export interface CreateEngineOptions {
 
 export { dispatchRequest, checkConfinement } from './session/dispatch';
 export { toContractError, EngineError } from './session/errors';
+/** What a door needs to decide before it opens a session: is this folder an engine buffer, is a path inside another. */
+export { isStoragePath } from './storage-path';
+export { isInside, realPathOf } from './session/confine';
 
 function throttledProgress(intervalMs: number, send: (p: Progress) => void): (p: Progress) => void {
   let last = 0;

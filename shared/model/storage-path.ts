@@ -17,65 +17,72 @@ export type EngineFate = 'load' | 'reject' | 'unknown';
 
 export interface EngineChunkInfo {
   /** Path relative to the storage.path (`dummy.0/123-1700000000.1.flb`). */
-  path: string;
-  stream: string;
-  name: string;
-  fileSize: number;
-  mtime: string | null;
+  readonly path: string;
+  readonly stream: string;
+  readonly name: string;
+  readonly fileSize: number;
+  readonly mtime: string | null;
   /** Header status as chunkio's format check sees it (without the CRC): ok, truncated, bad-magic, too-short, zero-byte… */
-  headerStatus: string;
-  headerMessage: string;
+  readonly headerStatus: string;
+  readonly headerMessage: string;
   /** `valid`: the CRC field matches; `invalid`: set and wrong (stale after SIGKILL, or damaged); `absent`: zero (written with storage.checksum off). */
-  crc: EngineCrc;
-  tag: string | null;
-  eventType: EngineEventType | null;
-  format: EventFormat;
+  readonly crc: EngineCrc;
+  readonly tag: string | null;
+  readonly eventType: EngineEventType | null;
+  readonly format: EventFormat;
   /** Complete events decoded with msgpack. */
-  records: number;
+  readonly records: number;
   /** Bytes after the last complete event (a torn last record); 0 when the content ends cleanly. */
-  tornBytes: number;
+  readonly tornBytes: number;
   /** Content that is not msgpack events at all (offset of the first bad byte), or null. */
-  badAt: number | null;
-  firstTime: string | null;
-  lastTime: string | null;
+  readonly badAt: number | null;
+  readonly firstTime: string | null;
+  readonly lastTime: string | null;
   /** With storage.checksum on, and off. */
-  fateChecksumOn: EngineFate;
-  fateChecksumOff: EngineFate;
+  readonly fateChecksumOn: EngineFate;
+  readonly fateChecksumOff: EngineFate;
   /** Why (one sentence). */
-  fateText: string;
+  readonly fateText: string;
   /** Store Doctor can write a valid chunk in its place (salvage). */
-  salvageable: boolean;
+  readonly salvageable: boolean;
 }
 
 export interface EngineStreamInfo {
-  name: string;
+  readonly name: string;
   /** Input plugin name and instance number from the folder name (`tail.1` → tail, 1). */
-  plugin: string | null;
-  instance: number | null;
-  chunks: EngineChunkInfo[];
-  records: number;
-  bytes: number;
-  oldestTime: string | null;
-  newestTime: string | null;
+  readonly plugin: string | null;
+  readonly instance: number | null;
+  readonly chunks: readonly EngineChunkInfo[];
+  readonly records: number;
+  readonly bytes: number;
+  readonly oldestTime: string | null;
+  readonly newestTime: string | null;
 }
 
 export interface StorageLimits {
-  checksum: boolean | null;
-  totalLimitSize: number | null;
-  maxChunksUp: number | null;
-  backlogMemLimit: number | null;
+  readonly checksum: boolean | null;
+  readonly totalLimitSize: number | null;
+  readonly maxChunksUp: number | null;
+  readonly backlogMemLimit: number | null;
   /** One sentence per setting: what it will do with this backlog. */
-  effects: string[];
+  readonly effects: readonly string[];
 }
 
 export interface StoragePathReport {
-  kind: 'storage-path';
-  path: string;
-  streams: EngineStreamInfo[];
+  readonly kind: 'storage-path';
+  readonly path: string;
+  readonly streams: readonly EngineStreamInfo[];
   /** Entries Fluent Bit ignores (files in the root, dot entries, folders inside streams). */
-  ignored: { path: string; reason: string }[];
-  totals: { chunks: number; bytes: number; records: number; rejected: number; rejectedRecords: number; torn: number };
-  limits: StorageLimits;
+  readonly ignored: readonly { readonly path: string; readonly reason: string }[];
+  readonly totals: {
+    readonly chunks: number;
+    readonly bytes: number;
+    readonly records: number;
+    readonly rejected: number;
+    readonly rejectedRecords: number;
+    readonly torn: number;
+  };
+  readonly limits: StorageLimits;
   /** Which checksum setting the fates use: from the config, or null (both are shown). */
-  findings: string[];
+  readonly findings: readonly string[];
 }

@@ -38,6 +38,16 @@ describe('openDiagnosed with offline evidence files', () => {
     expect(calls.diagnose).toBe(1);
   });
 
+  it('with --live too: when the files cover every output, nothing is listed and the one diagnosis is kept', async () => {
+    fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
+    calls.diagnose = 0;
+    // an endpoint nothing answers on: a live listing would fail the command
+    const opts = { config: CONFIG, listing: [LISTING], live: true, endpoint: 'http://127.0.0.1:9', pathStyle: true };
+    const d = await withSession((session) => openDiagnosed(session, fx!.storeDir, opts, new AbortController().signal));
+    expect(d.diagnosis.outputs[0].safeNextIndex).toBe(12);
+    expect(calls.diagnose).toBe(1);
+  });
+
   it('diagnoses once without evidence too', async () => {
     fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
     calls.diagnose = 0;

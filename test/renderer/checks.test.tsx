@@ -10,7 +10,7 @@ import { App } from '../../renderer/src/App';
 import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
 import { useEvidence } from '../../renderer/src/state/evidence';
-import { useRepair } from '../../renderer/src/features/repair/planFlow';
+import { useRepair } from '../../renderer/src/features/repair/state';
 import { fakeClient, type FakeClient } from './fakeClient';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';
 import type { Diagnosis } from '../../shared/model';

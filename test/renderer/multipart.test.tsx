@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { App } from '../../renderer/src/App';
 import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
-import { useMultipart } from '../../renderer/src/features/repair/planFlow';
+import { useMultipart } from '../../renderer/src/features/repair/state';
 import { useEvidence } from '../../renderer/src/state/evidence';
 import { fakeClient, type FakeClient } from './fakeClient';
 import { syntheticDiagnosis, syntheticReport } from '../e2e/support/synthetic';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildIndex, EMPTY_FILTER, query, useChunks, type ChunkFilter, type SortKey } from '../../renderer/src/state/chunks';
-import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/features/repair/planFlow';
+import { canApply, createPlanFlow, expectedBucket, type Plan } from '../../renderer/src/features/repair/state';
 import { selectWritesBlocked, useSession } from '../../renderer/src/state/session';
 import { progressFraction, useTasks } from '../../renderer/src/state/tasks';
 import { useTheme } from '../../renderer/src/state/theme';

@@ -5,7 +5,7 @@ import { App } from '../../renderer/src/App';
 import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
 import { useChunks } from '../../renderer/src/state/chunks';
-import { useRepair } from '../../renderer/src/features/repair/planFlow';
+import { useRepair } from '../../renderer/src/features/repair/state';
 import { useEvidence } from '../../renderer/src/state/evidence';
 import { useInspector } from '../../renderer/src/state/inspector';
 import { fakeClient, type FakeClient } from './fakeClient';

@@ -6,7 +6,7 @@
  * checked at run time on a frozen report.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChunkInfo, RootReport, StoreReport, StoreUpdate, StreamInfo } from '../../shared/model';
+import type { ChunkInfo, RootReport, StoragePathReport, StoreReport, StoreUpdate, StreamInfo } from '../../shared/model';
 import { mergeStoreUpdate } from '../../shared/store-update';
 import { syntheticReport } from '../e2e/support/synthetic';
 
@@ -44,6 +44,20 @@ export function mutationsThatDoNotCompile(report: StoreReport, root: RootReport,
   update.streams?.push(stream);
   // @ts-expect-error a multipart record is read, not changed
   chunk.multipart!.uploadId = '';
+}
+
+/** Never called: an engine buffer's report (storage.path) holds the same rule. */
+export function storagePathMutationsThatDoNotCompile(report: StoragePathReport): void {
+  // @ts-expect-error its streams are not added to
+  report.streams.push(report.streams[0]);
+  // @ts-expect-error nor their chunks
+  report.streams[0].chunks.pop();
+  // @ts-expect-error a chunk's fate is not changed in place
+  report.streams[0].chunks[0].fateText = '';
+  // @ts-expect-error nor the totals
+  report.totals.rejected = 0;
+  // @ts-expect-error nor the findings
+  report.findings.push('');
 }
 
 function deepFreeze<T>(o: T): T {

@@ -8,8 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { isInside, realPathOf } from '../../engine/session/confine';
-import { isStoragePath } from '../../engine/storage-path';
+import { isInside, isStoragePath, realPathOf } from '../../engine';
 import { addEvidenceOptions, openDiagnosed, readEvidenceOptions, type EvidenceCliOptions } from '../evidence-options';
 import { escapeField } from '../../../shared/escape';
 import { CliError, EXIT, printText } from '../output';

@@ -6,7 +6,8 @@
  * findOutput(config, nameOrId), ConfigError, sizeToBytes, parseBool, DEFAULT_STORE_DIR,
  * BUILTIN_OUTPUT_PLUGINS, outputPluginName.
  */
-export { loadFluentBitConfig, parseFluentBitConfig, findOutput, isYamlConfigName } from './load';
+export { loadFluentBitConfig, parseFluentBitConfig, isYamlConfigName } from './load';
+export { findOutput } from '../../../shared/outputs';
 export type { LoadConfigOptions, ParseConfigOptions } from './load';
 export { ConfigError } from './errors';
 export {

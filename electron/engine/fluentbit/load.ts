@@ -128,10 +128,3 @@ function buildConfig(parsed: ParsedConfig, format: 'classic' | 'yaml', env: Reco
   }
   return { files: parsed.files, format, outputs, warnings, service };
 }
-
-/** Find an output by id (`0`), instance name (`s3.0`) or alias. */
-export function findOutput(config: FluentBitConfig, nameOrId: string): FluentBitOutput | null {
-  const t = nameOrId.trim();
-  if (/^\d+$/.test(t)) return config.outputs.find((o) => o.id === Number(t)) ?? null;
-  return config.outputs.find((o) => o.alias === t || o.displayName === t || `${o.plugin}.${o.id}` === t) ?? null;
-}

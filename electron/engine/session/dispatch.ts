@@ -1,7 +1,9 @@
 /**
  * One request through a door: validate the untrusted input against the contract, confine paths
  * to the stores the user opened, run the handler with a task id, and answer with a `Reply` —
- * never a thrown error. The Electron IPC binding and the loopback host both call this.
+ * never a thrown error. Every door calls this: the Electron IPC binding (main/ipc.ts), the loopback
+ * host (host/server.ts, host/open.ts) and the CLI's in-process session (cli/session.ts), which the
+ * guard daemon uses too.
  */
 import { randomUUID } from 'node:crypto';
 import { parseRequest, type ContractError, type Engine, type Reply, type RequestName } from '../../../shared/contract';

@@ -73,7 +73,7 @@ export async function scanStoragePathArchive(file: string, opts: { config?: Flue
   const rootParts = files[0].parts.slice(0, -2);
   const prefix = rootParts.join('/');
   const byStream = new Map<string, EngineChunkInfo[]>();
-  const ignored: StoragePathReport['ignored'] = [];
+  const ignored: StoragePathReport['ignored'][number][] = [];
   for (const f of files) {
     if (f.parts.length !== rootParts.length + 2 || f.parts.slice(0, -2).join('/') !== prefix) {
       ignored.push({ path: f.parts.join('/'), reason: 'a chunk outside the storage.path found first in the archive' });

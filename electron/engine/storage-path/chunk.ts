@@ -7,7 +7,7 @@
  * - storage.checksum off: the CRC is not checked; a header that fails chunkio's format check
  *   (truncated, bad magic, too short) is rejected either way.
  */
-import type { EngineChunkInfo, EngineCrc, EngineEventType } from '../../../shared/model';
+import type { Draft, EngineChunkInfo, EngineCrc, EngineEventType } from '../../../shared/model';
 import { crc32, crcHex, decodeChunkHeader, encodeChunk, HEADER_SIZE } from '../chunk';
 import { readEvents } from './events';
 
@@ -40,7 +40,7 @@ export interface AnalyzedChunk {
 /** Analyze the whole file `buf` of `stream/name`. Never throws. */
 export function analyzeEngineChunk(stream: string, name: string, buf: Buffer, mtime: Date | null): AnalyzedChunk {
   const h = decodeChunkHeader(buf, buf.length);
-  const info: EngineChunkInfo = {
+  const info: Draft<EngineChunkInfo> = {
     path: `${stream}/${name}`,
     stream,
     name,

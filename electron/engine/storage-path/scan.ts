@@ -45,7 +45,7 @@ export async function scanStoragePath(dir: string, opts: ScanStoragePathOptions 
   const st = await fsp.lstat(root);
   if (!st.isDirectory()) throw new Error(`${root} is not a folder`);
   const streams: EngineStreamInfo[] = [];
-  const ignored: StoragePathReport['ignored'] = [];
+  const ignored: StoragePathReport['ignored'][number][] = [];
   const entries = (await fsp.readdir(root, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     if (e.name.startsWith('.')) {
@@ -94,7 +94,7 @@ export function buildReport(
   return { kind: 'storage-path', path: root, streams, ignored, totals, limits, findings };
 }
 
-async function scanStream(root: string, name: string, ignored: StoragePathReport['ignored']): Promise<EngineStreamInfo> {
+async function scanStream(root: string, name: string, ignored: StoragePathReport['ignored'][number][]): Promise<EngineStreamInfo> {
   const chunks: EngineChunkInfo[] = [];
   const dir = path.join(root, name);
   let entries: import('node:fs').Dirent[] = [];
@@ -148,10 +148,14 @@ export async function readChunkBytes(dir: string, stream: string, name: string) 
     if (!st.isFile()) throw new Error(`${file} is not a regular file`);
     if (st.size > MAX_ENGINE_CHUNK) {
       const a = analyzeEngineChunk(stream, name, Buffer.alloc(0), st.mtime);
-      a.info.fileSize = st.size;
-      a.info.fateText = `${st.size} bytes: larger than Store Doctor reads whole (${MAX_ENGINE_CHUNK}); not analyzed.`;
-      a.info.fateChecksumOn = a.info.fateChecksumOff = 'unknown';
-      return { ...a, bytes: null as Buffer | null, file };
+      const info: EngineChunkInfo = {
+        ...a.info,
+        fileSize: st.size,
+        fateText: `${st.size} bytes: larger than Store Doctor reads whole (${MAX_ENGINE_CHUNK}); not analyzed.`,
+        fateChecksumOn: 'unknown',
+        fateChecksumOff: 'unknown',
+      };
+      return { ...a, info, bytes: null as Buffer | null, file };
     }
     const bytes = await fh.readFile();
     return { ...analyzeEngineChunk(stream, name, bytes, st.mtime), bytes: bytes as Buffer | null, file };

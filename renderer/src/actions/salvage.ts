@@ -7,12 +7,12 @@
  */
 import type { ChunkInfo, RepairResult } from '../../../shared/model';
 import { getClient } from '../client';
-import type { PlanFlowState } from '../features/repair/planFlow';
+import type { PlanFlowState } from '../features/repair/state';
 import { useSalvage, useSalvageTarget, type SalvageTarget } from '../state/salvage';
 import { useSession } from '../state/session';
 import { useStoragePath } from '../state/storagePath';
 import type { StoreApi } from 'zustand';
-import { loadHistory } from '../features/repair/history-actions';
+import { loadHistory } from '../features/repair';
 import { describeError, runTask } from './run';
 import { loadStorage } from './store';
 import { runDiagnosis } from './evidence';

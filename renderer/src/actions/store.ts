@@ -2,9 +2,8 @@
 import { getClient } from '../client';
 import { useChunks } from '../state/chunks';
 import { useEvidence } from '../state/evidence';
-import { useHistory } from '../features/repair/history-state';
 import { useInspector } from '../state/inspector';
-import { useMultipart, useRepair, useReplay } from '../features/repair/planFlow';
+import { useHistory, useMultipart, useRepair, useReplay } from '../features/repair/state';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';

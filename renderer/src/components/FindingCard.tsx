@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../../../shared/model';
 import { useChunks } from '../state/chunks';
-import { useRepair } from '../features/repair/planFlow';
+import { useRepair } from '../features/repair/state';
 import { useSession } from '../state/session';
 import { FINDING_VIEW } from '../views/findingNav';
 import { Badge } from './Badge';

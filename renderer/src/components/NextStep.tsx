@@ -5,7 +5,7 @@
 import type { NextStep } from '../../../shared/model';
 import { rescan } from '../actions/store';
 import { useEvidence } from '../state/evidence';
-import { useMultipart, useRepair, useReplay } from '../features/repair/planFlow';
+import { useMultipart, useRepair, useReplay } from '../features/repair/state';
 import { useSession } from '../state/session';
 
 export function followStep(step: NextStep): void {

@@ -7,7 +7,7 @@ import { applySalvage, planSalvage, planSalvageUndo } from '../actions/salvage';
 import { useSalvage, useSalvageTarget } from '../state/salvage';
 import { shown } from '../format';
 import { ErrorText } from './ErrorText';
-import { PlanReview, type PlanOps } from '../features/repair/PlanReview';
+import { PlanReview, type PlanOps } from '../features/repair';
 
 const OPS: PlanOps = { plan: planSalvage, apply: applySalvage, undo: planSalvageUndo, cli: false };
 

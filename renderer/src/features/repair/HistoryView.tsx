@@ -1,7 +1,7 @@
 /** History: every action applied to this store, from its undo journals — what, when, by whom, the result, and its undo state. */
 import { useEffect } from 'react';
 import { loadHistory } from './history-actions';
-import { planUndo } from './actions';
+import { reviewUndo } from './actions';
 import { useHistory } from './history-state';
 import { useRepair } from './planFlow';
 import { useSession } from '../../state/session';
@@ -70,7 +70,7 @@ export function HistoryView() {
                         className="small"
                         onClick={() => {
                           useSession.getState().setView('repair');
-                          void planUndo(useRepair);
+                          void reviewUndo(useRepair);
                         }}
                       >
                         Plan the undo →

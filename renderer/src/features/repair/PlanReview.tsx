@@ -9,7 +9,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { applyPlan, cancelApply, makePlan, planUndo } from './actions';
+import { applyReviewedPlan, cancelApply, makePlan, reviewUndo } from './actions';
 import { canApply, expectedBucket, type Plan, type PlanFlowState } from './planFlow';
 import { useEvidence } from '../../state/evidence';
 import { selectWritesBlocked, useSession } from '../../state/session';
@@ -106,7 +106,7 @@ export interface PlanOps {
 /** One empty list (no store open: a storage.path's salvage): a new [] per render would re-render forever. */
 const NO_ROOTS: { path: string; bucket: string }[] = [];
 
-const REPAIR_OPS: PlanOps = { plan: makePlan, apply: applyPlan, undo: planUndo, cli: true };
+const REPAIR_OPS: PlanOps = { plan: makePlan, apply: applyReviewedPlan, undo: reviewUndo, cli: true };
 
 export function PlanReview({
   flow,

@@ -80,7 +80,7 @@ export async function makePlan(flow: Flow): Promise<void> {
 }
 
 /** Apply exactly the plan under review (its id), then take what changed from the result: no rescan. */
-export async function applyPlan(flow: Flow): Promise<void> {
+export async function applyReviewedPlan(flow: Flow): Promise<void> {
   const opened = useSession.getState().opened;
   const plan = flow.getState().plan;
   if (!opened || !plan?.planId) return;
@@ -120,7 +120,7 @@ export async function cancelApply(flow: Flow): Promise<void> {
 }
 
 /** Start undoing the last applied change: plan the undo and show its diff. */
-export async function planUndo(flow: Flow): Promise<void> {
+export async function reviewUndo(flow: Flow): Promise<void> {
   flow.getState().setParams({ action: 'undo', force: false });
   await makePlan(flow);
 }

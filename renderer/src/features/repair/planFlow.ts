@@ -1,7 +1,7 @@
 /**
  * One write flow (repair wizard, replay, multipart): choose → plan (dry run, diff) → type the
  * bucket name → apply (with progress, cancel) → verified result → undo. View state only: the
- * actions in `actions/repair.ts` call the client and feed these setters.
+ * actions in `actions.ts` call the client and feed these setters.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { RequestResult } from '../../../../shared/contract';
