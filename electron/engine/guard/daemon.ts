@@ -22,7 +22,7 @@ import { writtenByRepair, type RepairWritten } from './repair-written';
 import { learnUsers, noUsers, type UsersContext } from './users';
 import { guardStateOf } from './root-state';
 import { GuardedRoot } from './guarded-root';
-import { checkRootFolder, indexOutputsByBucket, isDir, rootFactsOf, sleep, streamOf } from './root-check';
+import { checkRootFolder, indexOutputsByBucket, isDir, rootFactsOf, sleep, streamFolderOf } from './root-check';
 import { protectRoot, restoreRoot } from './restore';
 import type { GuardCall } from './call';
 import type { GuardState } from '../../../shared/fleet';
@@ -340,7 +340,7 @@ export class Guard {
   private async refresh(changed: string[]): Promise<void> {
     if (!this.storeId || !this.report) return;
     // A flood of changes (a backlog being sent): re-list the stream folders instead of naming every file.
-    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamOf(p, [...this.roots.keys()])))] : changed;
+    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamFolderOf(p, [...this.roots.keys()])))] : changed;
     await this.request('store.refresh', { storeId: this.storeId, paths }); // already in the queue
     this.changed();
   }
