@@ -187,6 +187,7 @@ export class Guard {
       this.roots.set(rootPath, w);
       await this.rootStillOurs(w); // the root's device and inode, fixed from now on
       for (const p of sh.problems) this.note(`state folder: ${p}`);
+      if (this.stopped) return; // stopped while it opened: no watch is started
       this.seq.add(rootPath);
       this.tree.add(rootPath);
       // Checked after the first read: when no process uses the root, the values on disk are final.
@@ -200,6 +201,7 @@ export class Guard {
         `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...w.guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
       );
     }
+    if (this.stopped) return;
     this.life = 'open';
     this.changed();
     if (this.opts.marker)
@@ -364,6 +366,5 @@ export class Guard {
     for (const w of this.roots.values()) w.wake?.();
     await this.chain.catch(() => undefined);
     await this.host.dispose?.();
-    this.changed();
   }
 }
