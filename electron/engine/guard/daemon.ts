@@ -22,7 +22,7 @@ import { writtenByRepair, type RepairWritten } from './repair-written';
 import { learnUsers, noUsers, type UsersContext } from './users';
 import { guardStateOf } from './root-state';
 import { GuardedRoot } from './guarded-root';
-import { checkRootFolder, indexOutputsByBucket, isDir, rootFactsOf, sleep, streamOf } from './root-check';
+import { checkRootFolder, indexOutputsByBucket, isDir, rootFactsOf, sleep, streamFolderOf } from './root-check';
 import { protectRoot, restoreRoot } from './restore';
 import type { GuardCall } from './call';
 import type { GuardState } from '../../../shared/fleet';
@@ -187,6 +187,7 @@ export class Guard {
       this.roots.set(rootPath, w);
       await this.rootStillOurs(w); // the root's device and inode, fixed from now on
       for (const p of sh.problems) this.note(`state folder: ${p}`);
+      if (this.stopped) return; // stopped while it opened: no watch is started
       this.seq.add(rootPath);
       this.tree.add(rootPath);
       // Checked after the first read: when no process uses the root, the values on disk are final.
@@ -200,6 +201,7 @@ export class Guard {
         `guarding ${rootPath} (${outputs.map((o) => `seq_index_${o.id}`).join(', ')}; state ${shadowDir}${[...w.guarded].map(([id, g]) => `, seq_index_${id}=${g.value}${g.final ? ' final' : ''}`).join('')})`,
       );
     }
+    if (this.stopped) return;
     this.life = 'open';
     this.changed();
     if (this.opts.marker)
@@ -340,7 +342,7 @@ export class Guard {
   private async refresh(changed: string[]): Promise<void> {
     if (!this.storeId || !this.report) return;
     // A flood of changes (a backlog being sent): re-list the stream folders instead of naming every file.
-    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamOf(p, [...this.roots.keys()])))] : changed;
+    const paths = changed.length > 2000 ? [...new Set(changed.map((p) => streamFolderOf(p, [...this.roots.keys()])))] : changed;
     await this.request('store.refresh', { storeId: this.storeId, paths }); // already in the queue
     this.changed();
   }
@@ -364,6 +366,5 @@ export class Guard {
     for (const w of this.roots.values()) w.wake?.();
     await this.chain.catch(() => undefined);
     await this.host.dispose?.();
-    this.changed();
   }
 }

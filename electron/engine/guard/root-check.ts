@@ -11,7 +11,7 @@ import type { OutputWatch } from './root-state';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `<root>/<stream>` of a path under one of the roots (else the path itself). */
-export function streamOf(p: string, roots: string[]): string {
+export function streamFolderOf(p: string, roots: string[]): string {
   const root = roots.find((r) => p.startsWith(r + path.sep));
   return root ? path.join(root, p.slice(root.length + 1).split(path.sep)[0]) : p;
 }
