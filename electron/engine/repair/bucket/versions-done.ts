@@ -5,7 +5,7 @@
  * after `--apply` the same copies were offered again, under a new time-stamped prefix).
  * Manifests are read from the bucket: hostile input, bounded, and checked field by field.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './chunkfile';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../../s3/sdk';
 import { getObjectBytes, headObject } from './s3ops';
@@ -24,10 +24,6 @@ export interface DoneCopy {
 }
 
 export const versionKey = (sourceKey: string, versionId: string) => `${sourceKey}\0${versionId}`;
-
-export function sha256Hex(b: Buffer): string {
-  return createHash('sha256').update(b).digest('hex');
-}
 
 /** sha256 of an object's bytes, or null when it is missing or larger than MAX_HASHED. */
 export async function objectSha256(client: S3Client, bucket: string, key: string, signal?: AbortSignal): Promise<string | null> {

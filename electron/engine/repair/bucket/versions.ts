@@ -11,7 +11,8 @@ import { assertNotRefused } from '../outcome';
 import { checkWriteAllowed } from '../preconditions';
 import { getObjectBytes, headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 import { startResult } from '../outcome';
-import { MAX_HASHED, objectSha256, readDoneCopies, RECOVERY_ROOT, sha256Hex, versionKey, type DoneCopy } from './versions-done';
+import { MAX_HASHED, objectSha256, readDoneCopies, RECOVERY_ROOT, versionKey, type DoneCopy } from './versions-done';
+import { sha256Hex } from './chunkfile';
 
 export interface RecoverInput {
   storePath: string;
