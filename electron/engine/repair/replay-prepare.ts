@@ -38,6 +38,7 @@ export class Feed<T> {
   private items: T[] = [];
   private closed = false;
   private waiting: (() => void)[] = [];
+  private taken: (() => void)[] = [];
   push(...items: T[]): void {
     this.items.push(...items);
     this.wake();
@@ -46,10 +47,19 @@ export class Feed<T> {
   close(): void {
     this.closed = true;
     this.wake();
+    for (const w of this.taken.splice(0)) w();
+  }
+  /** Resolves once at most `n` items wait (the producer reads ahead only so far). */
+  async below(n: number): Promise<void> {
+    while (this.items.length > n && !this.closed) await new Promise<void>((r) => this.taken.push(r));
   }
   async take(): Promise<T | undefined> {
     for (;;) {
-      if (this.items.length) return this.items.shift();
+      if (this.items.length) {
+        const t = this.items.shift();
+        for (const w of this.taken.splice(0)) w();
+        return t;
+      }
       if (this.closed) return undefined;
       await new Promise<void>((r) => this.waiting.push(r));
     }
