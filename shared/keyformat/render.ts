@@ -82,10 +82,12 @@ export function renderKeyDetailed(format: string, opts: RenderKeyOptions): Rende
   key = replaceAll(key, '$TAG', tag);
   // 3. $INDEX, only when the *format* has it
   if (format.includes('$INDEX')) key = replaceAll(key, '$INDEX', BigInt.asUintN(64, BigInt(opts.index ?? 0)).toString());
-  // 4. $UUID: one random string per key build
-  const uuid = opts.uuid ?? randomAlnum8();
-  if (!/^[0-9A-Za-z]{8}$/.test(uuid)) throw new Error(`uuid must be 8 characters of [0-9a-zA-Z], got ${JSON.stringify(uuid)}`);
-  key = replaceAll(key, '$UUID', uuid);
+  // 4. $UUID: one random string per key build (drawn only when the key has one: replay renders thousands)
+  if (opts.uuid !== undefined || key.includes('$UUID')) {
+    const uuid = opts.uuid ?? randomAlnum8();
+    if (!/^[0-9A-Za-z]{8}$/.test(uuid)) throw new Error(`uuid must be 8 characters of [0-9a-zA-Z], got ${JSON.stringify(uuid)}`);
+    key = replaceAll(key, '$UUID', uuid);
+  }
   // 5. strftime in UTC over the whole string (glibc copies unknown conversions as written)
   for (const u of unknownConversions(key)) warnings.push(`unknown strftime conversion ${u}: copied into the key as written`);
   const formatted = strftimeUtc(key, opts.time);

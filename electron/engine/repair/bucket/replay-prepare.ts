@@ -17,7 +17,7 @@
  */
 import * as path from 'node:path';
 import type { ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
-import { md5Hex, objectBody, readChunkFile, replayContent, sha256Hex } from './chunkfile';
+import { md5Hex, objectBody, readChunkFile, readChunkFileSync, replayContent, sha256Hex } from './chunkfile';
 import { assertInsideRoot, resolveWriteRoot } from '../write';
 import type { ChunkState, ReplayLine } from './replay-journal';
 import type { Prepared } from './replay-upload';
@@ -38,6 +38,7 @@ export class Feed<T> {
   private items: T[] = [];
   private closed = false;
   private waiting: (() => void)[] = [];
+  private taken: (() => void)[] = [];
   push(...items: T[]): void {
     this.items.push(...items);
     this.wake();
@@ -46,10 +47,19 @@ export class Feed<T> {
   close(): void {
     this.closed = true;
     this.wake();
+    for (const w of this.taken.splice(0)) w();
+  }
+  /** Resolves once at most `n` items wait (the producer reads ahead only so far). */
+  async below(n: number): Promise<void> {
+    while (this.items.length > n && !this.closed) await new Promise<void>((r) => this.taken.push(r));
   }
   async take(): Promise<T | undefined> {
     for (;;) {
-      if (this.items.length) return this.items.shift();
+      if (this.items.length) {
+        const t = this.items.shift();
+        for (const w of this.taken.splice(0)) w();
+        return t;
+      }
       if (this.closed) return undefined;
       await new Promise<void>((r) => this.waiting.push(r));
     }
@@ -72,6 +82,9 @@ export function* replayBatches<T>(items: T[], first = 8, max = 256): Generator<T
   let n = Math.max(1, first);
   for (let i = 0; i < items.length; i += n, n = Math.min(max, n * 2)) yield items.slice(i, i + n);
 }
+
+/** Chunks up to this size are read with synchronous calls (a quick read; no thread-pool round trip per step). */
+const SYNC_READ_BYTES = 1024 * 1024;
 
 /** Bodies read here are kept for their upload up to this many bytes in all (memory stays bounded). */
 export const BODY_CACHE_BYTES = 64 * 1024 * 1024;
@@ -98,7 +111,8 @@ export async function prepareReplay(
     const file = path.join(d.rootPath, item.chunkPath);
     try {
       await assertInsideRoot(root, file, 'the chunk');
-      const content = replayContent(await readChunkFile(file));
+      // a small chunk is read with synchronous calls (same checks), a large one without blocking
+      const content = replayContent(item.bytes <= SYNC_READ_BYTES ? readChunkFileSync(file) : await readChunkFile(file));
       const { body } = objectBody(content, d.compression);
       // kept for the upload while the budget lasts (else read again then)
       const keep = budget.cached + body.length <= BODY_CACHE_BYTES;

@@ -29,6 +29,8 @@ import { readSeqIndexState, seqIndexPaths, writeSeqIndex } from '../index-action
 
 /** Parallel uploads when not given (the AWS CLI's default `max_concurrent_requests`). */
 export const DEFAULT_REPLAY_CONCURRENCY = 10;
+/** Prepared chunks waiting for an upload before the next batch is read (about one batch ahead). */
+const READ_AHEAD = 256;
 /** Moves (and outcome lines) made durable together. */
 export const DEFAULT_REPLAY_BATCH = 64;
 
@@ -165,11 +167,15 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     let assigned: Promise<void> = Promise.resolve();
     try {
       const feed = new Feed<Prepared>();
+      let uploadsEnded = false;
       const budget = { cached: 0 };
       // Batch k's intents are fsynced before any of its PUTs, while batch k+1 is read and hashed.
       const producing = (async () => {
         try {
           for (const part of replayBatches(todo)) {
+            // read ahead of the uploads by about one batch, not the whole backlog (memory, GC)
+            await feed.below(READ_AHEAD);
+            if (uploadsEnded) break; // the workers stopped (an unexpected error): read no more
             const prep = await prepareReplay(d, part, states, nextKey, budget);
             // no intent is written before the probe has answered
             await probing;
@@ -256,7 +262,12 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
           return;
         }
         moves.push(moveOne(p));
-      }).then(() => Promise.all(moves));
+      })
+        .finally(() => {
+          uploadsEnded = true;
+          feed.close(); // a producer waiting for room goes on (and stops)
+        })
+        .then(() => Promise.all(moves));
       await workers;
       await producing;
     } catch (err) {
