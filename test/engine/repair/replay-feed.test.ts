@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainPool, Feed } from '../../../electron/engine/repair/replay-prepare';
+import { drainPool, Feed } from '../../../electron/engine/repair/bucket/replay-prepare';
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
