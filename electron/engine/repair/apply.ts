@@ -11,10 +11,14 @@
  * (a bucket root may be a symlink, which Fluent Bit follows): the lock, the journal and every path
  * of the plan are taken in that folder, and that folder is held open by descriptor for the whole
  * action (anchor.ts), so a link or folder changed meanwhile cannot send the writes elsewhere.
+ *
+ * Every action runs in one write frame made here (preconditions/write-frame.ts): the source check
+ * before the lock, then — in the applier, right before and after its write — the process check
+ * with the forced warning, and the before/after snapshot of the store.
  */
 import type { PlanRoot, RepairPlan, RepairResult } from '../../../shared/model';
 import { actionOfPlan, type ActionApplyOptions } from './actions';
-import { checkWriteAllowed, takeWriteLock } from './preconditions';
+import { takeWriteLock, writeFrame } from './preconditions';
 import { assertNotRefused, RefusedError, startResult } from './outcome';
 import { Anchor, isPlannedRoot, rebase, resolveWriteRoot, type WriteRoot } from './write';
 
@@ -30,7 +34,10 @@ function writeRootOf(plan: RepairPlan): string | null {
   return plan.details ? actionOfPlan(plan).writeRoot(plan) : null;
 }
 
-export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): Promise<RepairResult> {
+export async function applyPlan(plan: RepairPlan, given: ApplyPlanOptions = {}): Promise<RepairResult> {
+  // The action's write frame (preconditions/write-frame.ts): its prologue and epilogue, run by the applier around its write.
+  const frame = writeFrame(given);
+  const opts: ApplyPlanOptions = { ...given, frame };
   const d = plan.details;
   if (d?.kind !== 'undo') assertNotRefused(plan.refusals, opts.force); // refusals first (an archive needs no S3 connection to be refused)
   const rootPath = writeRootOf(plan);
@@ -39,7 +46,7 @@ export async function applyPlan(plan: RepairPlan, opts: ApplyPlanOptions = {}): 
     return dispatch(plan, opts, null);
   }
   // An archive or a read-only store is refused before anything (the lock) is created in it.
-  assertNotRefused((await checkWriteAllowed(rootPath, { skipProcessCheck: true })).refusals, false);
+  await frame.assertSource(rootPath);
   const root = await resolveWriteRoot(rootPath);
   if (opts.expectRoot !== undefined && !isPlannedRoot(root, opts.expectRoot))
     throw new RefusedError([

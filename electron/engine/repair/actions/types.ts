@@ -1,7 +1,7 @@
 /** What every write action declares (the registry, registry.ts, lists one of these per action name). */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { PlanDetails, Progress, RepairAction, RepairPlan, RepairResult, ReplayItem } from '../../../../shared/model';
-import type { WriteTestHooks } from '../preconditions';
+import type { WriteFrame, WriteTestHooks } from '../preconditions';
 import type { WriteRoot } from '../write';
 import type { ActionOptions, DiagnosisContext } from './context';
 
@@ -16,6 +16,8 @@ export interface ActionApplyOptions {
   signal?: AbortSignal;
   /** Tests: e.g. change the store while an action runs. */
   hooks?: WriteTestHooks;
+  /** The action's write frame (preconditions/write-frame.ts): applyPlan makes it, the applier runs it. */
+  frame?: WriteFrame;
 }
 
 /** Where an action may write. */

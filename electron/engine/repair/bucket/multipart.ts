@@ -14,7 +14,7 @@ import type { RepairPlan, RepairResult, RootReport } from '../../../../shared/mo
 import { durableUnlink } from '../write';
 import { assertInside } from '../write';
 import { assertNotRefused, forcedWarning } from '../outcome';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { openAction } from '../journal';
 import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
 import { headObject, httpStatus, unquote } from './s3ops';
@@ -180,20 +180,21 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan> 
 
 export async function applyMultipart(
   plan: RepairPlan,
-  opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks },
+  opts: { client: S3Client; force?: boolean; skipProcessCheck?: boolean; signal?: AbortSignal; hooks?: WriteTestHooks; frame?: WriteFrame },
 ): Promise<RepairResult> {
   assertNotRefused(plan.refusals, opts.force);
   const d = plan.details;
   if (d?.kind !== 'multipart') throw new Error('not a multipart plan');
   const result: RepairResult = { ...startResult(plan), unsettled: [...d.unsettled] };
   const settle = d.settle.filter((s) => s.op !== 'none');
-  assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck || !d.records.length })).refusals, opts.force);
+  const frame = writeFrame(opts);
+  await frame.guard(d.rootPath, { skipProcessCheck: !d.records.length });
   result.verified = true; // nothing to do, or every settlement confirmed and record removed — until one fails
   if (!settle.length && !d.records.length) {
     result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';
     return result;
   }
-  const watch = await watchStore(d.rootPath, opts.hooks);
+  const watch = await frame.watch(d.rootPath);
   const action = d.records.length
     ? await openAction({
         rootPath: d.rootPath,
@@ -261,8 +262,7 @@ export async function applyMultipart(
     }
   }
   await action?.applied(result.verified);
-  const changed = await watch.warning(removed, 'the settlement');
-  if (changed) result.warnings.push(changed);
+  await watch.end(result, removed, 'the settlement');
   result.applied = true;
   const ok = result.steps.filter((x) => x.ok && x.step.kind !== 'delete-file').length;
   const left = result.unsettled!.length;

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
 import { assertNotRefused, startResult } from '../outcome';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { ensureToolDir, openAction, openJournalAppender, toolDir } from '../journal';
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
 import { ReplayMover } from './replay-moves';
@@ -38,6 +38,8 @@ export interface ReplayApplyOptions {
   client: S3Client;
   force?: boolean;
   skipProcessCheck?: boolean;
+  /** The write frame applyPlan made (preconditions/write-frame.ts); absent: made from these options. */
+  frame?: WriteFrame;
   /** Parallel uploads (default {@link DEFAULT_REPLAY_CONCURRENCY}). */
   concurrency?: number;
   /** Moves fsynced together (default {@link DEFAULT_REPLAY_BATCH}). */
@@ -65,8 +67,8 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   if (plan.details?.kind !== 'replay') throw new Error('not a replay plan');
   const d: ReplayPlanDetails = plan.details;
   assertNotRefused(plan.refusals, opts.force);
-  const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-  assertNotRefused(guard.refusals, opts.force);
+  const frame = writeFrame(opts);
+  await frame.guard(d.rootPath);
   const items: ReplayItem[] = d.items.map((i) => ({ ...i }));
   const todo = items.filter((i) => i.state === 'planned');
   const result: RepairResult & { items: ReplayItem[] } = { ...startResult(plan), items };
@@ -101,7 +103,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
-    const watch = await watchStore(d.rootPath, opts.hooks);
+    const watch = await frame.watch(d.rootPath);
     const journal = path.join(toolDir(d.rootPath), REPLAY_JOURNAL);
     const { states, maxIndex } = await loadReplayState(d.rootPath);
     const idxFile = d.outputId !== null ? seqIndexPaths(d.rootPath, d.outputId).file : null;
@@ -293,8 +295,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
       else await action.applied(items.every((i) => i.state !== 'failed'));
     }
     const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
-    const changed = await watch.warning(expected, 'the replay');
-    if (changed) result.warnings.push(changed);
+    await watch.end(result, expected, 'the replay');
     const ok = items.filter((i) => i.state === 'done').length;
     const failed = items.filter((i) => i.state === 'failed').length;
     const left = todo.length - ok - failed;

@@ -8,7 +8,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../../s3/sdk';
 import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../../../../shared/model';
 import { assertNotRefused } from '../outcome';
-import { checkWriteAllowed } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame } from '../preconditions';
 import { getObjectBytes, headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 import { startResult } from '../outcome';
 import { MAX_HASHED, objectSha256, readDoneCopies, RECOVERY_ROOT, versionKey, type DoneCopy } from './versions-done';
@@ -150,10 +150,10 @@ async function verifiedCopy(input: RecoverInput, made: DoneCopy[]): Promise<Done
 
 export async function applyRecoverVersions(
   plan: RepairPlan,
-  opts: { client: S3Client; force?: boolean; signal?: AbortSignal },
+  opts: { client: S3Client; force?: boolean; signal?: AbortSignal; frame?: WriteFrame },
 ): Promise<RepairResult & { manifestKey: string | null }> {
   assertNotRefused(plan.refusals, opts.force);
-  assertNotRefused((await checkWriteAllowed(plan.storePath, { skipProcessCheck: true })).refusals, false);
+  await writeFrame(opts).assertSource(plan.storePath);
   const d = plan.details;
   if (d?.kind !== 'recover') throw new Error('not a recover-versions plan');
   const result: RepairResult & { manifestKey: string | null } = { ...startResult(plan), manifestKey: null };

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { IndexPlanDetails, PlanStep, RepairAction, RepairPlan, RepairResult, SeqIndexInfo, UsedIndexEvidence } from '../../../../shared/model';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import {
   describeSeqIndexState,
   encodeSeqIndex,
@@ -233,6 +233,8 @@ export interface ApplyOptions {
   force?: boolean;
   skipProcessCheck?: boolean;
   hooks?: WriteTestHooks;
+  /** The write frame applyPlan made (preconditions/write-frame.ts); absent: made from these options. */
+  frame?: WriteFrame;
 }
 
 export interface IndexApplyResult extends RepairResult {
@@ -249,13 +251,12 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
     result.verified = true;
     return result;
   }
-  const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-  assertNotRefused(guard.refusals, opts.force);
+  const frame = writeFrame(opts);
+  const guard = await frame.guard(d.rootPath);
   result.warnings.push(...guard.warnings.filter((w) => !result.warnings.includes(w)));
-  const forcedNow = opts.force ? forcedWarning(guard.refusals) : null;
-  if (forcedNow && !result.warnings.includes(forcedNow)) result.warnings.push(`Right before writing: ${forcedNow}`);
+  if (guard.forced && !result.warnings.includes(guard.forced)) result.warnings.push(`Right before writing: ${guard.forced}`);
 
-  const watch = await watchStore(d.rootPath, opts.hooks, ['sequence']);
+  const watch = await frame.watch(d.rootPath, ['sequence']);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);
   const changes: ChangeSpec[] = [];
   if (!(await pathExists(sequenceDir))) changes.push({ kind: 'mkdir', path: sequenceDir });
@@ -291,8 +292,7 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   }
   const verified = written.valueText === String(d.value) && written.status === 'ok';
   if (!verified) result.warnings.push(`Read back: Fluent Bit would read ${written.valueText ?? 'nothing'} from seq_index_${d.outputId}, expected ${d.value}.`);
-  const changed = await watch.warning([file, ...changes.filter((c) => c.kind === 'mkdir').map((c) => c.path)], 'the repair');
-  if (changed) result.warnings.push(changed);
+  await watch.end(result, [file, ...changes.filter((c) => c.kind === 'mkdir').map((c) => c.path)], 'the repair');
   await action.applied(verified, { [file]: { exists: true, sha256: sha256(encodeSeqIndex(d.value)), size: encodeSeqIndex(d.value).length } });
   result.applied = true;
   result.verified = verified;

@@ -13,7 +13,7 @@ import { decodeChunkHeader, encodeChunk } from '../../chunk';
 import { atomicWriteFile, mkdirExact } from '../write';
 import { assertNotRefused, forcedWarning, startResult } from '../outcome';
 import { pathExists } from '../write';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { openAction, type ChangeSpec } from '../journal';
 import { readSeqIndexState } from './index-file';
 import { copyToShadow, defaultShadowDir, readShadow } from '../shadow';
@@ -167,7 +167,7 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
 
 export async function applyProtectPlan(
   plan: RepairPlan,
-  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
+  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks; frame?: WriteFrame } = {},
 ): Promise<RepairResult> {
   const d = plan.details;
   if (d?.kind !== 'protect-marker' && d?.kind !== 'protect-shadow') throw new Error('not a protect-index plan');
@@ -179,11 +179,11 @@ export async function applyProtectPlan(
   }
   const changes: ChangeSpec[] = [];
   if (d.kind === 'protect-marker') {
-    const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-    assertNotRefused(guard.refusals, opts.force);
+    const frame = writeFrame(opts);
+    await frame.guard(d.rootPath);
     const marker = d.marker;
     const seq = path.dirname(marker);
-    const watch = await watchStore(d.rootPath, opts.hooks, ['sequence']);
+    const watch = await frame.watch(d.rootPath, ['sequence']);
     if (!(await pathExists(seq))) changes.push({ kind: 'mkdir', path: seq });
     changes.push({ kind: 'file', path: marker });
     const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
@@ -196,13 +196,12 @@ export async function applyProtectPlan(
     const h = decodeChunkHeader(back, back.length);
     result.verified = h.status === 'ok' && h.contentLength === 0 && back.subarray(24, 24 + (h.metaLength ?? 0)).toString() === MARKER_META;
     await action.applied(result.verified);
-    const changed = await watch.warning([marker, seq], 'the protection');
-    if (changed) result.warnings.push(changed);
+    await watch.end(result, [marker, seq], 'the protection');
     result.summary = `Marker chunk written to ${marker}${result.verified ? ' (verified: a valid empty chunk)' : ' (NOT verified)'}.`;
   } else {
     // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never
     // for an archive or a read-only source (re-checked here; the plan already refuses them).
-    assertNotRefused((await checkWriteAllowed(d.rootPath, { skipProcessCheck: true })).refusals, false);
+    await writeFrame(opts).assertSource(d.rootPath);
     // Not in the store's undo journal: the copy lies outside the store, and a journal in a store may
     // only ever name paths inside it (undo-check.ts). The shadow never goes down: nothing to undo, and
     // a timer run must not become the "last action" that undo reverts.

@@ -13,3 +13,4 @@ export {
   type WriteTestHooks,
 } from './write-check';
 export { takeWriteLock, WRITE_LOCK } from './write-lock';
+export { type FrameWatch, type WriteFrame, type WriteFrameOptions, type WriteGuard, writeFrame } from './write-frame';

@@ -13,7 +13,7 @@ import { decodeChunkHeader } from '../../chunk';
 import { analyzeEngineChunk, readChunkBytes } from '../../storage-path';
 import { atomicWriteFile } from '../write';
 import { assertNotRefused, forcedWarning } from '../outcome';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { openAction } from '../journal';
 import { startResult } from '../outcome';
 import { readStoreChunk } from './salvage-store';
@@ -125,15 +125,15 @@ function verifyStore(written: Buffer): { crc: string; tornBytes: number; records
 
 export async function applySalvage(
   plan: RepairPlan,
-  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks } = {},
+  opts: { force?: boolean; skipProcessCheck?: boolean; hooks?: WriteTestHooks; frame?: WriteFrame } = {},
 ): Promise<RepairResult> {
   const d = plan.details;
   if (d?.kind !== 'salvage') throw new Error('not a salvage plan');
   const result = startResult(plan);
   assertNotRefused(plan.refusals, opts.force);
   if (!d.chunks.length) return { ...result, verified: true };
-  const guard = await checkWriteAllowed(d.rootPath, { skipProcessCheck: opts.skipProcessCheck });
-  assertNotRefused([...guard.refusals, ...(d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck))], opts.force);
+  const frame = writeFrame(opts);
+  await frame.guard(d.rootPath, { also: d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck) });
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
   const writes: { path: string; bytes: Buffer; records: number }[] = [];
   for (const c of d.chunks) {
@@ -145,7 +145,7 @@ export async function applySalvage(
     if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
     writes.push({ path: c.path, bytes: r.salvage, records: c.records });
   }
-  const watch = await watchStore(d.rootPath, opts.hooks, [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))]);
+  const watch = await frame.watch(d.rootPath, [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))]);
   const action = await openAction({
     rootPath: d.rootPath,
     storePath: plan.storePath,
@@ -175,11 +175,11 @@ export async function applySalvage(
     throw err;
   }
   await action.applied(verified);
-  const changed = await watch.warning(
+  await watch.end(
+    result,
     writes.map((w) => w.path),
     'the salvage',
   );
-  if (changed) result.warnings.push(changed);
   result.applied = true;
   result.verified = verified;
   result.summary = `Salvaged ${writes.length} chunk(s) (${writes.reduce((n, w) => n + w.records, 0)} record(s))${verified ? ', verified' : ', NOT verified'}; undo with \`store-doctor undo ${d.rootPath} --apply\`.`;

@@ -19,7 +19,7 @@ import { appendLine, currentAfter, type AfterState, type UndoChange } from '../j
 import { readJournal, readUndoState, type JournalView } from '../journal';
 import { checkAction, type CheckedChange } from './undo-check';
 import { resolveWriteRoot, type WriteRoot } from '../write';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { assertNotRefused, forcedWarning, RefusedError, startResult } from '../outcome';
 import { safeReadFile } from '../../store/safe-read';
 import { judgeIndexUndo } from './undo-index';
@@ -182,6 +182,8 @@ export interface UndoApplyOptions {
   force?: boolean;
   skipProcessCheck?: boolean;
   hooks?: WriteTestHooks;
+  /** The write frame applyPlan made (preconditions/write-frame.ts); absent: made from these options. */
+  frame?: WriteFrame;
   /** The root as resolved (and locked) by applyPlan; else resolved here. */
   writeRoot?: WriteRoot;
 }
@@ -202,7 +204,8 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   if (!e.undoable) throw new RefusedError([e.undoNote ?? `${e.action} cannot be undone.`]);
   const checked = await checkAction(last, root);
   if (checked.problems.length) throw new RefusedError(checked.problems);
-  assertNotRefused((await checkWriteAllowed(root.real, { skipProcessCheck: opts.skipProcessCheck })).refusals, opts.force);
+  const frame = writeFrame(opts);
+  await frame.guard(root.real);
   // Re-check right before writing: a file changed since the plan (Fluent Bit started?) is refused.
   if (!opts.force) {
     const changed = await changedSince(last, checked.changes);
@@ -211,7 +214,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   // Recorded (fsynced) before the first change: a re-run after a kill recognises this undo's partial
   // changes as its own, also when it was forced past a file that had changed.
   await appendLine(last.journal, { type: 'undo-started', id: e.id, at: new Date().toISOString(), states: await startStates(last, checked.changes) });
-  const watch = await watchStore(root.real, opts.hooks);
+  const watch = await frame.watch(root.real);
   let verified = true;
   for (const c of [...checked.changes].reverse()) {
     const step = describe(c.change, e.action);
@@ -255,8 +258,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   result.verified = verified && result.steps.every((s) => s.ok);
   result.undoId = e.id;
   const touched = checked.changes.flatMap((c) => (c.kind === 'move' ? [c.realFrom, c.realTo] : [c.real]));
-  const changed = await watch.warning(touched, 'the undo');
-  if (changed) result.warnings.push(changed);
+  await watch.end(result, touched, 'the undo');
   if (!result.verified) {
     // Not recorded as undone: the next `undo` retries this action instead of silently moving on to an older one.
     await appendLine(last.journal, {
