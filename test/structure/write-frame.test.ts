@@ -17,7 +17,7 @@ const PRECONDITIONS = path.join('electron', 'engine', 'repair', 'preconditions')
 
 /** `file#function` → why that function may call checkWriteAllowed / watchStore itself. */
 const PLAN_TIME: Record<string, string> = {
-  'electron/engine/repair/index-actions/index-repair.ts#withGuard': 'plan refusals of repair-index (planIndexRepair)',
+  'electron/engine/repair/index-actions/index-repair.ts#withWriteCheck': 'plan refusals of repair-index (planIndexRepair)',
   'electron/engine/repair/index-actions/protect.ts#planProtectIndex': 'plan refusals of protect-index (marker and shadow)',
   'electron/engine/repair/index-actions/restore.ts#planRestoreIndex': 'plan refusals of restore-index (archive / read-only source)',
   'electron/engine/repair/bucket/replay-plan.ts#planReplay': 'plan refusals of replay',
@@ -78,7 +78,7 @@ describe('the write frame is the one prologue and epilogue', () => {
       '}',
       'const y = 1;',
       'async function planX() {',
-      '  return frame.guard(root) && checkWriteAllowed (root);',
+      '  return frame.checkWrite(root) && checkWriteAllowed (root);',
       '}',
       " * the snapshot (watchStore (store changed)) is the frame's",
       'export async function watchStore(root) {}',

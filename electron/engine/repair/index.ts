@@ -30,7 +30,7 @@ export {
   snapshotTree,
   diffSnapshots,
   watchStore,
-  type GuardReport,
+  type WriteCheckReport,
   type WriteTestHooks,
 } from './preconditions';
 export { takeWriteLock, WRITE_LOCK } from './preconditions';

@@ -11,7 +11,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { RepairAction, RepairPlan } from '../../../shared/model';
 import { diagnoseStore as runDiagnosis } from '../../support/diagnose';
 import { applyPlan, planAction, RefusedError, type ActionOptions, type DiagnosisContext } from '../../../electron/engine/repair';
-import { guardTestHooks } from '../../../electron/engine/repair/preconditions/write-check';
+import { writeCheckTestHooks } from '../../../electron/engine/repair/preconditions/write-check';
 import { planMultipart } from '../../../electron/engine/repair/bucket/multipart';
 import { planRecoverVersions } from '../../../electron/engine/repair/bucket/versions';
 import { planReplay } from '../../../electron/engine/repair/bucket/replay-plan';
@@ -25,7 +25,7 @@ import { s3Enabled } from '../../support/s3';
 let fx: Extracted | null = null;
 let t: ReturnType<typeof tempDir> | null = null;
 afterEach(() => {
-  guardTestHooks.access = null;
+  writeCheckTestHooks.access = null;
   fx?.cleanup();
   t?.cleanup();
   fx = null;
@@ -98,7 +98,7 @@ describe('read-only directories are never written', () => {
       fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
       t = tempDir('sd-ro-shadow-');
       const c = cases(t.dir).find((x) => x.name === action)!;
-      guardTestHooks.access = erofs(fx.storeDir);
+      writeCheckTestHooks.access = erofs(fx.storeDir);
       const plan = await planAction(c.action, await context(fx.storeDir), { ...c.opts, skipProcessCheck: true, force: true, client: null });
       expectRefusedNaming(plan, fx.storeDir, /read-only file system/);
       await expect(applyPlan(plan, { force: true, skipProcessCheck: true, client: noS3() })).rejects.toBeInstanceOf(RefusedError);
@@ -133,9 +133,9 @@ describe('read-only directories are never written', () => {
       ).toEqual([]);
       const work = plan.steps.length + ((plan as { replayItems?: { state: string }[] }).replayItems ?? []).filter((i) => i.state === 'planned').length;
       expect(work, c.name).toBeGreaterThan(0);
-      guardTestHooks.access = erofs(fx.storeDir);
+      writeCheckTestHooks.access = erofs(fx.storeDir);
       const err = await applyPlan(plan, { skipProcessCheck: true, client: noS3(), force }).catch((e: Error) => e);
-      guardTestHooks.access = null;
+      writeCheckTestHooks.access = null;
       expect(err, c.name).toBeInstanceOf(RefusedError);
       expect((err as Error).message, c.name).toMatch(new RegExp(`${fx.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*read-only file system`));
     }
@@ -157,7 +157,7 @@ describe('read-only directories are never written', () => {
     });
     expect(plan.replayItems.filter((i) => i.state === 'planned').length).toBeGreaterThan(0);
     const before = readdirSync(fx.root).sort();
-    guardTestHooks.access = erofs(fx.storeDir);
+    writeCheckTestHooks.access = erofs(fx.storeDir);
     const err = await applyPlan(plan, { skipProcessCheck: true, client: noS3() }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(RefusedError);
     expect((err as Error).message).toMatch(/read-only file system/);
@@ -184,7 +184,7 @@ describe.skipIf(!s3Enabled())('read-only re-check for S3 actions (RGW)', () => {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'two' }));
       const rv = await planRecoverVersions({ storePath: root, bucket, client, recoveryPrefix: 'rec/' });
       expect(copiesOf(rv)).toHaveLength(1);
-      guardTestHooks.access = async (p) => {
+      writeCheckTestHooks.access = async (p) => {
         if (path.resolve(p).startsWith(t!.dir)) throw Object.assign(new Error('EROFS'), { code: 'EROFS' });
       };
       for (const plan of [mp, rv]) {

@@ -9,7 +9,7 @@ import { applyReplay } from '../../../electron/engine/repair/bucket/replay-run';
 import { readChunkFile } from '../../../electron/engine/repair/bucket/chunkfile';
 import { getObjectBytes, headObject } from '../../../electron/engine/repair/bucket/s3ops';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { findProcessesUsing, guardTestHooks } from '../../../electron/engine/repair/preconditions/write-check';
+import { findProcessesUsing, writeCheckTestHooks } from '../../../electron/engine/repair/preconditions/write-check';
 import { extractFixture, FIXTURES, type Extracted } from './helpers';
 import { allVersions, newBucket, testClient } from './s3env';
 import { s3Enabled } from '../../support/s3';
@@ -93,7 +93,7 @@ describe('replay plan (buffered-backlog-no-ordering)', () => {
 
   it('without /proc the newest stream stays out (conservative), and the plan says why', async () => {
     fx = extractFixture('buffered-backlog-no-ordering', 'store-after-run1.tar.gz', 'fb-backlog2');
-    guardTestHooks.proc = path.join(fx.dir, 'no-proc-here');
+    writeCheckTestHooks.proc = path.join(fx.dir, 'no-proc-here');
     try {
       const plan = await planFor(fx, 'b', 'none', false);
       expect(plan.replayItems.filter((i) => i.state === 'planned')).toHaveLength(9);
@@ -101,7 +101,7 @@ describe('replay plan (buffered-backlog-no-ordering)', () => {
         /^Processes using the store cannot be looked up on this system \(no \/proc\): .* Once Fluent Bit is stopped, include the active stream\.$/,
       );
     } finally {
-      guardTestHooks.proc = null;
+      writeCheckTestHooks.proc = null;
     }
   });
 

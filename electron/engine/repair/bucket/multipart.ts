@@ -188,7 +188,7 @@ export async function applyMultipart(
   const result: RepairResult = { ...startResult(plan), unsettled: [...d.unsettled] };
   const settle = d.settle.filter((s) => s.op !== 'none');
   const frame = writeFrame(opts);
-  await frame.guard(d.rootPath, { skipProcessCheck: !d.records.length });
+  await frame.checkWrite(d.rootPath, { skipProcessCheck: !d.records.length });
   result.verified = true; // nothing to do, or every settlement confirmed and record removed — until one fails
   if (!settle.length && !d.records.length) {
     result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';

@@ -68,7 +68,7 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   const d: ReplayPlanDetails = plan.details;
   assertNotRefused(plan.refusals, opts.force);
   const frame = writeFrame(opts);
-  await frame.guard(d.rootPath);
+  await frame.checkWrite(d.rootPath);
   const items: ReplayItem[] = d.items.map((i) => ({ ...i }));
   const todo = items.filter((i) => i.state === 'planned');
   const result: RepairResult & { items: ReplayItem[] } = { ...startResult(plan), items };

@@ -143,14 +143,14 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
   if (input.value !== undefined) plan.why.push(`You asked for ${input.value}.`);
   if (p.value === null) {
     plan.summary = `No next index for ${name} can be planned without bucket evidence.`;
-    return withGuard(plan, input);
+    return withWriteCheck(plan, input);
   }
   const proposed = p.value;
   const unsafe = unsafeIndexReason(proposed, input.value !== undefined ? 'The value' : 'The next index');
   if (unsafe) {
     plan.refusals.push({ reason: unsafe, forceable: false });
     plan.summary = `Cannot set ${name} to ${proposed}.`;
-    return withGuard(plan, input);
+    return withWriteCheck(plan, input);
   }
   // Compare exactly: the file is a uint64 and can hold values a JavaScript number cannot.
   const cur = exactValue(current);
@@ -166,7 +166,7 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
         ? `No change needed: ${name} already holds ${current.valueText}.`
         : `No change needed: ${name} holds ${current.valueText}, above the next index ${proposed} the evidence asks for (a gap never overwrites).`;
     plan.details = details(rootPath, input.outputId, current.value, file, current.bytes, true, input.evidence);
-    return withGuard(plan, input);
+    return withWriteCheck(plan, input);
   }
   if (current.state === 'value' && cur !== null && cur > prop) plan.warnings.push(`This lowers the index from ${current.valueText} to ${proposed}.`);
   const steps: PlanStep[] = [];
@@ -196,7 +196,7 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
     'A graceful stop (SIGTERM, pod restart, hot reload) deletes sequence/ again on unpatched Fluent Bit (fluent/fluent-bit#11987): protect the index afterwards.',
   );
   plan.details = details(rootPath, input.outputId, proposed, file, current.bytes, false, input.evidence);
-  return withGuard(plan, input);
+  return withWriteCheck(plan, input);
 }
 
 function details(
@@ -220,7 +220,7 @@ function details(
   };
 }
 
-async function withGuard(plan: RepairPlan, input: IndexRepairInput): Promise<RepairPlan> {
+async function withWriteCheck(plan: RepairPlan, input: IndexRepairInput): Promise<RepairPlan> {
   const g = await checkWriteAllowed(plan.rootPath!, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
@@ -252,9 +252,9 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
     return result;
   }
   const frame = writeFrame(opts);
-  const guard = await frame.guard(d.rootPath);
-  result.warnings.push(...guard.warnings.filter((w) => !result.warnings.includes(w)));
-  if (guard.forced && !result.warnings.includes(guard.forced)) result.warnings.push(`Right before writing: ${guard.forced}`);
+  const check = await frame.checkWrite(d.rootPath);
+  result.warnings.push(...check.warnings.filter((w) => !result.warnings.includes(w)));
+  if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
 
   const watch = await frame.watch(d.rootPath, ['sequence']);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);

@@ -180,7 +180,7 @@ export async function applyProtectPlan(
   const changes: ChangeSpec[] = [];
   if (d.kind === 'protect-marker') {
     const frame = writeFrame(opts);
-    await frame.guard(d.rootPath);
+    await frame.checkWrite(d.rootPath);
     const marker = d.marker;
     const seq = path.dirname(marker);
     const watch = await frame.watch(d.rootPath, ['sequence']);

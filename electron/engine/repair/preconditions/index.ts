@@ -6,11 +6,11 @@ export {
   diffSnapshots,
   findFluentBitProcesses,
   findProcessesUsing,
-  type GuardReport,
+  type WriteCheckReport,
   planningScope,
   snapshotTree,
   watchStore,
   type WriteTestHooks,
 } from './write-check';
 export { takeWriteLock, WRITE_LOCK } from './write-lock';
-export { type FrameWatch, type WriteFrame, type WriteFrameOptions, type WriteGuard, writeFrame } from './write-frame';
+export { type FrameWatch, type WriteFrame, type WriteFrameOptions, type WriteCheckOutcome, writeFrame } from './write-frame';

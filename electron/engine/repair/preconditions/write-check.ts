@@ -21,7 +21,7 @@ export { findFluentBitProcesses, findProcessesUsing, planningScope, type Process
  * Test injection: stands in for `access(path, W_OK)` (tests run as root, where a read-only
  * directory is still writable; a real read-only mount answers EROFS). Reset to null after use.
  */
-export const guardTestHooks: { access: ((p: string) => Promise<void>) | null; proc: string | null } = {
+export const writeCheckTestHooks: { access: ((p: string) => Promise<void>) | null; proc: string | null } = {
   access: null,
   /** The folder that stands for `/proc` (procs.ts). */
   get proc() {
@@ -32,7 +32,7 @@ export const guardTestHooks: { access: ((p: string) => Promise<void>) | null; pr
   },
 };
 
-export interface GuardReport {
+export interface WriteCheckReport {
   refusals: { reason: string; forceable: boolean }[];
   warnings: string[];
   processes: ProcessUse[];
@@ -45,8 +45,8 @@ export interface GuardReport {
 export async function checkWriteAllowed(
   root: string,
   opts: { readOnlySource?: boolean; archive?: boolean; skipProcessCheck?: boolean } = {},
-): Promise<GuardReport> {
-  const r: GuardReport = { refusals: [], warnings: [], processes: [] };
+): Promise<WriteCheckReport> {
+  const r: WriteCheckReport = { refusals: [], warnings: [], processes: [] };
   if (opts.archive) {
     r.refusals.push({
       reason: `${root} is inside an archive: archives are read-only evidence and cannot be repaired. Extract it (or repair the live store) instead.`,
@@ -70,7 +70,7 @@ export async function checkWriteAllowed(
   }
   if (opts.readOnlySource) r.refusals.push({ reason: `${root} was opened read-only; it cannot be repaired.`, forceable: false });
   try {
-    await (guardTestHooks.access ? guardTestHooks.access(root) : fsp.access(root, fsc.W_OK));
+    await (writeCheckTestHooks.access ? writeCheckTestHooks.access(root) : fsp.access(root, fsc.W_OK));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     r.refusals.push({

@@ -25,7 +25,7 @@ export interface WriteFrameOptions {
   frame?: WriteFrame;
 }
 
-export interface WriteGuard {
+export interface WriteCheckOutcome {
   /** The process check's warnings (a shell whose working directory is in the root…). */
   warnings: string[];
   /** The forced warning when `force` overrides a refusal right before writing, else null. */
@@ -45,7 +45,7 @@ export interface WriteFrame {
    * action's own refusals of this moment, blocking by the same rule (after the check's own).
    * `skipProcessCheck`: this action needs no process check now (nothing local to write).
    */
-  guard(root: string, o?: { also?: Refusal[]; skipProcessCheck?: boolean }): Promise<WriteGuard>;
+  checkWrite(root: string, o?: { also?: Refusal[]; skipProcessCheck?: boolean }): Promise<WriteCheckOutcome>;
   /** Start the before/after snapshot of `root` (`scope`: only these top-level folders). */
   watch(root: string, scope?: string[]): Promise<FrameWatch>;
 }
@@ -57,7 +57,7 @@ export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
     async assertSource(root) {
       assertNotRefused((await checkWriteAllowed(root, { skipProcessCheck: true })).refusals, false);
     },
-    async guard(root, o = {}) {
+    async checkWrite(root, o = {}) {
       const g = await checkWriteAllowed(root, { skipProcessCheck: opts.skipProcessCheck || o.skipProcessCheck });
       const refusals = [...g.refusals, ...(o.also ?? [])];
       assertNotRefused(refusals, opts.force);

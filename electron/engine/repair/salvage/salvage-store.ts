@@ -120,7 +120,7 @@ export async function planStoreSalvage(
       });
     }
   }
-  const guard = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck });
+  const check = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck });
   const records = chunks.reduce((n, c) => n + c.records, 0);
   const plan: RepairPlan = {
     action: 'salvage',
@@ -134,8 +134,8 @@ export async function planStoreSalvage(
       ...left.map((l) => `Left alone: ${l}`),
     ],
     steps,
-    warnings: [...guard.warnings],
-    refusals: [...guard.refusals],
+    warnings: [...check.warnings],
+    refusals: [...check.refusals],
     details: { kind: 'salvage', rootPath, layout: 'store-dir', chunks },
     confirm: path.basename(rootPath),
   };

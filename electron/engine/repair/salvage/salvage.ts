@@ -67,7 +67,7 @@ export async function planSalvage(
         description: `Replace ${c.path} (tag ${c.tag ?? '?'}) with a valid chunk keeping its ${r.info.records} record(s): ${why}.`,
       });
     }
-  const guard = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck, archive: opts.archive });
+  const check = await checkWriteAllowed(rootPath, { skipProcessCheck: opts.skipProcessCheck, archive: opts.archive });
   const records = chunks.reduce((n, c) => n + c.records, 0);
   const cut = chunks.filter((c) => c.cutBytes > 0);
   const plan: RepairPlan = {
@@ -85,8 +85,8 @@ export async function planSalvage(
         : 'With storage.checksum on, Fluent Bit rejects a chunk whose CRC does not match ("format check failed") and never delivers its records; a chunk left by SIGKILL has a stale CRC.',
     ],
     steps,
-    warnings: [...guard.warnings],
-    refusals: [...guard.refusals, ...(opts.archive ? [] : await configuredUsers(rootPath, opts.skipProcessCheck))],
+    warnings: [...check.warnings],
+    refusals: [...check.refusals, ...(opts.archive ? [] : await configuredUsers(rootPath, opts.skipProcessCheck))],
     details: { kind: 'salvage', rootPath, layout: 'storage-path', chunks },
     confirm: path.basename(rootPath),
   };
@@ -133,7 +133,7 @@ export async function applySalvage(
   assertNotRefused(plan.refusals, opts.force);
   if (!d.chunks.length) return { ...result, verified: true };
   const frame = writeFrame(opts);
-  await frame.guard(d.rootPath, { also: d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck) });
+  await frame.checkWrite(d.rootPath, { also: d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck) });
   // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
   const writes: { path: string; bytes: Buffer; records: number }[] = [];
   for (const c of d.chunks) {

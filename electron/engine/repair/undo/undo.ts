@@ -168,9 +168,9 @@ export async function planUndo(
   plan.why.push(...judged.why);
   for (const reason of judged.refusals) plan.refusals.push({ reason, forceable: true });
   if (judged.atRisk.length) plan.details.atRisk = judged.atRisk;
-  const guard = await checkWriteAllowed(root.real, { skipProcessCheck: opts.skipProcessCheck });
-  plan.refusals.push(...guard.refusals);
-  plan.warnings.push(...guard.warnings);
+  const check = await checkWriteAllowed(root.real, { skipProcessCheck: opts.skipProcessCheck });
+  plan.refusals.push(...check.refusals);
+  plan.warnings.push(...check.warnings);
   if (opts.force) {
     const w = forcedWarning(plan.refusals);
     if (w) plan.warnings.unshift(w);
@@ -205,7 +205,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   const checked = await checkAction(last, root);
   if (checked.problems.length) throw new RefusedError(checked.problems);
   const frame = writeFrame(opts);
-  await frame.guard(root.real);
+  await frame.checkWrite(root.real);
   // Re-check right before writing: a file changed since the plan (Fluent Bit started?) is refused.
   if (!opts.force) {
     const changed = await changedSince(last, checked.changes);
