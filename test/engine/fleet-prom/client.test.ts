@@ -58,7 +58,7 @@ describe('Prometheus client', () => {
     expect(seen[1].body).toBe('query=up&start=10&end=20&step=15&timeout=10s');
     // the fleet passes the warnings on: the data may be partial
     const fleet = await prometheusFleet({ url });
-    expect(fleet.warnings).toContain('partial response: store x down (query store_doctor_guard_up)');
+    expect(fleet.warnings).toContain('partial response: store x down (query timestamp(store_doctor_guard_up))');
   });
 
   it('clear errors: refused credentials, Prometheus errors, not an API, too large, nothing answers', async () => {
