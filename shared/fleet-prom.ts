@@ -84,7 +84,7 @@ export interface PromFleet {
   collisions: NodeCollision[];
   /** Prometheus's own warnings (partial data, …), each naming the query. */
   warnings: string[];
-  /** Prometheus's answer time for the instant queries (they run in parallel: the longest), ms — the bench's reference. */
+  /** Until the last byte of the last answer of the instant queries (sent at once), ms: Prometheus's time as this client sees it, parsing not included. */
   queryMs: number;
   totals: {
     nodes: number;

@@ -28,7 +28,15 @@ export interface RunningPrometheus {
 
 export async function startPrometheus(
   dir: string,
-  opts: { targets: string[]; rulesFile?: string; job?: string; honorLabels?: boolean; scrapeInterval?: string },
+  opts: {
+    targets: string[];
+    rulesFile?: string;
+    job?: string;
+    honorLabels?: boolean;
+    scrapeInterval?: string;
+    /** Target labels per target (as service discovery and relabelling add them: pod, namespace, endpoint, …). */
+    targetLabels?: Record<string, Record<string, string>>;
+  },
 ): Promise<RunningPrometheus> {
   const config = path.join(dir, 'prometheus.yml');
   writeFileSync(
@@ -39,7 +47,9 @@ export async function startPrometheus(
       'scrape_configs:',
       `  - job_name: ${JSON.stringify(opts.job ?? 'store-doctor-guard')}`,
       ...(opts.honorLabels ? ['    honor_labels: true'] : []),
-      `    static_configs: [{ targets: ${JSON.stringify(opts.targets)} }]`,
+      opts.targetLabels
+        ? `    static_configs: [${opts.targets.map((t) => JSON.stringify({ targets: [t], labels: opts.targetLabels?.[t] ?? {} })).join(', ')}]`
+        : `    static_configs: [{ targets: ${JSON.stringify(opts.targets)} }]`,
       '',
     ].join('\n'),
   );

@@ -126,12 +126,11 @@ export async function runPrometheusFleet(o: PromCliOptions & { json?: boolean; f
   if (!['text', 'json'].includes(format)) throw new CliError(`--format ${format} with --prometheus: give text or json`, EXIT.USAGE);
   const connection = await prometheusConnection(o);
   const fleet = filterPromFleet(await withSession((s) => s.call('fleet.prometheus', { connection })), o);
-  const body = format === 'json' ? JSON.stringify(fleet, null, 2) + '\n' : formatPromFleetText(fleet);
   if (o.out) {
-    await fsp.writeFile(o.out, body);
+    await fsp.writeFile(o.out, format === 'json' ? JSON.stringify(fleet, null, 2) + '\n' : formatPromFleetText(fleet));
     printText(`${fleet.nodes.length} node(s) from ${fleet.prometheus} summarised into ${o.out}\n`);
   } else if (format === 'json') printJson(fleet);
-  else printText(body);
+  else printText(formatPromFleetText(fleet));
   if (fleet.warnings.length) process.stderr.write(`store-doctor: Prometheus answered with ${fleet.warnings.length} warning(s): the data may be partial\n`);
   if (fleet.totals.outputsAtRisk > 0 || fleet.totals.guardsDown > 0) process.exitCode = EXIT.FINDINGS;
 }

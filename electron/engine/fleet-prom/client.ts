@@ -25,6 +25,7 @@ export interface PromSample {
 export interface PromAnswer {
   result: PromSample[];
   warnings: string[];
+  /** From sending the query to the last byte of the answer: Prometheus's evaluation, encoding and transfer (not our parsing). */
   ms: number;
 }
 
@@ -66,6 +67,7 @@ export async function promClient(conn: PrometheusConnection): Promise<PromClient
     const target = new URL(`api/v1/${api}`, base);
     const body = new URLSearchParams({ ...params, timeout: `${Math.max(1, Math.floor(timeoutMs / 1000))}s` }).toString();
     const t0 = performance.now();
+    let answeredMs = 0;
     const text = await new Promise<string>((resolve, reject) => {
       const mod = isHttps ? https : http;
       const req = mod.request(target, {
@@ -88,6 +90,7 @@ export async function promClient(conn: PrometheusConnection): Promise<PromClient
         });
         res.on('end', () => {
           clearTimeout(timer);
+          answeredMs = performance.now() - t0;
           const out = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
           if (status === 401 || status === 403)
@@ -140,7 +143,7 @@ export async function promClient(conn: PrometheusConnection): Promise<PromClient
     const warnings = [...(doc.warnings ?? []), ...(doc.infos ?? [])]
       .slice(0, 20)
       .map((w) => `${escapeField(String(w).slice(0, 500))} (query ${escapeField(params.query.slice(0, 200))})`);
-    return { result, warnings, ms: performance.now() - t0 };
+    return { result, warnings, ms: answeredMs };
   }
 
   return {

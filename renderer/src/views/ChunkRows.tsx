@@ -5,8 +5,8 @@
  * while scrolling, synchronously in the scroll event (flushSync), so the rows are there in the
  * frame that shows the new position. Arrow keys, Page Up/Down, Home and End move the focus between rows.
  */
-import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { flushSync } from 'react-dom';
+import { memo, type KeyboardEvent } from 'react';
+import { useRowWindow } from '../components/useRowWindow';
 import { inspectChunk } from '../actions/inspector';
 import { useChunks, type ChunkRow } from '../state/chunks';
 import { Badge } from '../components/Badge';
@@ -72,32 +72,8 @@ interface Props {
 }
 
 export const ChunkRows = memo(function ChunkRows({ rows, ids, selectedId, now }: Props) {
-  const scroller = useRef<HTMLDivElement>(null);
-  // the window of rows on screen (first row, rows that fit): changes only when a row enters or leaves
-  const [view, setView] = useState({ first: 0, fit: 30 });
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const measure = () => {
-      const first = Math.floor(el.scrollTop / ROW_HEIGHT);
-      const fit = Math.ceil((el.clientHeight || 600) / ROW_HEIGHT) + 1;
-      setView((v) => (v.first === first && v.fit === fit ? v : { first, fit }));
-    };
-    // rows for the new position are rendered in the same frame as the scroll: no blank band
-    const onScroll = () => flushSync(measure);
-    measure();
-    el.addEventListener('scroll', onScroll, { passive: true });
-    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(measure) : null;
-    ro?.observe(el);
-    return () => {
-      el.removeEventListener('scroll', onScroll);
-      ro?.disconnect();
-    };
-  }, []);
-  // a new filter or sort starts at the top
-  useLayoutEffect(() => {
-    if (scroller.current) scroller.current.scrollTop = 0;
-  }, [ids]);
+  // the window of rows on screen (first row, rows that fit): changes only when a row enters or leaves; a new filter or sort starts at the top
+  const { scroller, view } = useRowWindow(ROW_HEIGHT, ids, { fallbackHeight: 600, initialFit: 30 });
   const first = Math.max(0, view.first - OVERSCAN);
   const last = Math.min(ids.length, view.first + view.fit + OVERSCAN);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

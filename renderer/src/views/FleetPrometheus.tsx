@@ -4,26 +4,25 @@
  * node's page shows its index series over time (`fleet.prometheusNode`, a range query) and its
  * /report.json where it answers.
  */
-import { SortableHead, type SortColumn } from '../components/SortableHead';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PrometheusConnection, PromFleet, PromFleetNode, PromNodeSeries } from '../../../shared/fleet-prom';
 import { describeError } from '../actions/run';
 import { getClient } from '../client';
 import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
-import { formatSeconds, promRows, ROW_WINDOW, type PromColumn } from './fleet-prom-rows';
+import { fleetColumns, FleetTable, type FleetColumn } from '../components/FleetTable';
+import { formatSeconds, promAtRisk, promRows, type PromColumn } from './fleet-prom-rows';
 
-const COLUMNS: SortColumn<PromColumn>[] = [
-  { key: 'node', label: 'Node' },
-  { key: 'guardState', label: 'Guard' },
-  { key: 'outputsAtRisk', label: 'Outputs at risk', num: true },
-  { key: 'backlogChunks', label: 'Backlog', num: true },
-  { key: 'oldestBacklogSeconds', label: 'Oldest', num: true },
-  { key: 'quarantineChunks', label: 'Quarantine', num: true },
-  { key: 'damagedChunks', label: 'Damaged', num: true },
-  { key: 'restores', label: 'Restores', num: true },
-  { key: 'scrapeAgeSeconds', label: 'Last scrape', num: true },
+const COLUMNS: FleetColumn<PromFleetNode, PromColumn>[] = [
+  ...fleetColumns<PromFleetNode>(),
+  {
+    key: 'scrapeAgeSeconds',
+    label: 'Last scrape',
+    num: true,
+    cell: (n) => (n.scrapeAgeSeconds === null ? 'not scraped' : `${formatSeconds(n.scrapeAgeSeconds)} ago`),
+  },
 ];
+const rowKey = (n: PromFleetNode) => `${n.job} ${n.instance}`;
 
 function SeriesChart({ data }: { data: PromNodeSeries }) {
   const W = 640;
@@ -116,8 +115,9 @@ export function FleetPrometheus() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<{ key: PromColumn | null; desc: boolean }>({ key: null, desc: false });
   const [selected, setSelected] = useState<PromFleetNode | null>(null);
-  const [shown, setShown] = useState(ROW_WINDOW);
   const rows = useMemo(() => promRows(fleet?.nodes ?? [], { atRiskOnly, search, sort }), [fleet, atRiskOnly, search, sort]);
+
+  const open = useCallback((n: PromFleetNode) => setSelected(n), []);
 
   async function query() {
     setBusy(true);
@@ -183,39 +183,11 @@ export function FleetPrometheus() {
               Search node
               <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
             </label>
-            <span className="muted">{rows.length} shown</span>
+            <span className="muted" data-testid="prom-fleet-shown">
+              {rows.length} shown
+            </span>
           </div>
-          <table className="compact">
-            <SortableHead columns={COLUMNS} sort={sort} onSort={setSort} />
-            <tbody>
-              {rows.slice(0, shown).map((n) => (
-                <tr key={`${n.job} ${n.instance}`} className={n.outputsAtRisk || n.guardState === 'down' ? 'at-risk' : undefined}>
-                  <td>
-                    <button type="button" className="link" onClick={() => setSelected(n)}>
-                      {n.node}
-                    </button>
-                  </td>
-                  <td>{n.guardState}</td>
-                  <td className="num">
-                    {n.outputsAtRisk}/{n.outputs}
-                  </td>
-                  <td className="num">
-                    {formatCount(n.backlogChunks)} ({formatBytes(n.backlogBytes)})
-                  </td>
-                  <td className="num">{formatSeconds(n.oldestBacklogSeconds)}</td>
-                  <td className="num">{n.quarantineChunks}</td>
-                  <td className="num">{n.damagedChunks}</td>
-                  <td className="num">{n.restores}</td>
-                  <td className="num">{n.scrapeAgeSeconds === null ? 'not scraped' : `${formatSeconds(n.scrapeAgeSeconds)} ago`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {rows.length > shown && (
-            <button type="button" className="small" onClick={() => setShown((s) => s + ROW_WINDOW)}>
-              Show {Math.min(ROW_WINDOW, rows.length - shown)} more of {rows.length - shown} (or search)
-            </button>
-          )}
+          <FleetTable label="Nodes" rows={rows} columns={COLUMNS} sort={sort} onSort={setSort} rowKey={rowKey} isAtRisk={promAtRisk} onOpen={open} />
         </section>
       )}
       {selected && conn && <NodePage node={selected} conn={conn} onClose={() => setSelected(null)} />}

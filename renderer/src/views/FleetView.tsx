@@ -4,42 +4,20 @@
  * Self-contained: its state is local, its data comes from `fleet.open` (the engine parses and
  * summarises the files with the same parser as `store-doctor fleet`).
  */
-import { SortableHead, type SortColumn } from '../components/SortableHead';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { FleetNode, FleetSummary } from '../../../shared/fleet';
 import { describeError } from '../actions/run';
 import { getClient } from '../client';
 import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
+import { fleetColumns, FleetTable } from '../components/FleetTable';
+import { formatSeconds as formatSeconds } from '../../../shared/fleet-prom';
 import { FleetPrometheus } from './FleetPrometheus';
+import { sortFleetRows, type FleetBaseColumn } from './fleet-prom-rows';
 
-type Column = 'node' | 'guardState' | 'outputsAtRisk' | 'backlogChunks' | 'oldestBacklogSeconds' | 'quarantineChunks' | 'damagedChunks' | 'restores';
-
-const COLUMNS: SortColumn<Column>[] = [
-  { key: 'node', label: 'Node' },
-  { key: 'guardState', label: 'Guard' },
-  { key: 'outputsAtRisk', label: 'Outputs at risk', num: true },
-  { key: 'backlogChunks', label: 'Backlog', num: true },
-  { key: 'oldestBacklogSeconds', label: 'Oldest', num: true },
-  { key: 'quarantineChunks', label: 'Quarantine', num: true },
-  { key: 'damagedChunks', label: 'Damaged', num: true },
-  { key: 'restores', label: 'Restores', num: true },
-];
-
-export function formatSeconds(s: number | null): string {
-  if (s === null) return '—';
-  if (s >= 86400) return `${(s / 86400).toFixed(1)} d`;
-  if (s >= 3600) return `${(s / 3600).toFixed(1)} h`;
-  if (s >= 60) return `${Math.round(s / 60)} min`;
-  return `${Math.round(s)} s`;
-}
-
-function compare(a: FleetNode, b: FleetNode, key: Column): number {
-  const x = a[key];
-  const y = b[key];
-  if (typeof x === 'string' || typeof y === 'string') return String(x).localeCompare(String(y));
-  return (x ?? -1) - (y ?? -1);
-}
+const COLUMNS = fleetColumns<FleetNode>();
+const rowKey = (n: FleetNode) => n.file;
+const isAtRisk = (n: FleetNode) => n.outputsAtRisk > 0;
 
 function NodeReportPanel({ node, onClose }: { node: FleetNode; onClose: () => void }) {
   const r = node.report;
@@ -108,15 +86,10 @@ export function FleetView() {
   const [summary, setSummary] = useState<FleetSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [sort, setSort] = useState<{ key: Column | null; desc: boolean }>({ key: null, desc: false });
+  const [sort, setSort] = useState<{ key: FleetBaseColumn | null; desc: boolean }>({ key: null, desc: false });
   const [selected, setSelected] = useState<string | null>(null);
-
-  const rows = useMemo(() => {
-    const nodes = summary?.nodes ?? [];
-    if (!sort.key) return nodes; // the engine's order: most at risk first
-    const key = sort.key;
-    return [...nodes].sort((a, b) => (sort.desc ? -1 : 1) * compare(a, b, key) || a.node.localeCompare(b.node));
-  }, [summary, sort]);
+  const rows = useMemo(() => sortFleetRows(summary?.nodes ?? [], sort), [summary, sort]);
+  const openNode = useCallback((n: FleetNode) => setSelected(n.file), []);
 
   async function open() {
     setBusy(true);
@@ -159,31 +132,7 @@ export function FleetView() {
             {t.nodes} node(s): {t.nodesAtRisk} with outputs at risk ({t.outputsAtRisk} outputs) · backlog {formatCount(t.backlogChunks)} chunks (
             {formatBytes(t.backlogBytes)}) · quarantine {t.quarantineChunks} · damaged {t.damagedChunks}
           </p>
-          <table className="compact">
-            <SortableHead columns={COLUMNS} sort={sort} onSort={setSort} />
-            <tbody>
-              {rows.map((n) => (
-                <tr key={n.file} className={n.outputsAtRisk ? 'at-risk' : undefined}>
-                  <td>
-                    <button type="button" className="link" onClick={() => setSelected(n.file)}>
-                      {n.node}
-                    </button>
-                  </td>
-                  <td>{n.guardState}</td>
-                  <td className="num">
-                    {n.outputsAtRisk}/{n.outputs}
-                  </td>
-                  <td className="num">
-                    {formatCount(n.backlogChunks)} ({formatBytes(n.backlogBytes)})
-                  </td>
-                  <td className="num">{formatSeconds(n.oldestBacklogSeconds)}</td>
-                  <td className="num">{n.quarantineChunks}</td>
-                  <td className="num">{n.damagedChunks}</td>
-                  <td className="num">{n.restores}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FleetTable label="Nodes" rows={rows} columns={COLUMNS} sort={sort} onSort={setSort} rowKey={rowKey} isAtRisk={isAtRisk} onOpen={openNode} />
           {summary.collisions.length > 0 && (
             <>
               <h3>Keys that overwrite each other across nodes</h3>

@@ -1,6 +1,7 @@
 /**
  * The Prometheus client against a local stand-in of the HTTP API (what it sends and how it reads
- * the answer): bearer token and basic auth, TLS with a CA / insecure-skip-verify, warnings and
+ * the answer): bearer token and basic auth, TLS with a CA / insecure-skip-verify / a client
+ * certificate, warnings and
  * partial data kept, refused credentials, Prometheus's own error, a non-API answer, the size cap.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,7 +24,7 @@ afterEach(async () => {
   t = null;
 });
 
-async function serve(handler: Handler, tls?: { key: Buffer; cert: Buffer }): Promise<string> {
+async function serve(handler: Handler, tls?: https.ServerOptions): Promise<string> {
   const onReq = (req: http.IncomingMessage, res: http.ServerResponse) => {
     let body = '';
     req.on('data', (d) => (body += String(d)));
@@ -58,7 +59,7 @@ describe('Prometheus client', () => {
     expect(seen[1].body).toBe('query=up&start=10&end=20&step=15&timeout=10s');
     // the fleet passes the warnings on: the data may be partial
     const fleet = await prometheusFleet({ url });
-    expect(fleet.warnings).toContain('partial response: store x down (query store_doctor_guard_up)');
+    expect(fleet.warnings).toContain('partial response: store x down (query timestamp(store_doctor_guard_up))');
   });
 
   it('clear errors: refused credentials, Prometheus errors, not an API, too large, nothing answers', async () => {
@@ -125,5 +126,23 @@ describe('Prometheus client', () => {
     expect((await (await promClient({ url, tls: { caFile: cert } })).query('up')).result).toEqual([]);
     expect((await (await promClient({ url, tls: { insecureSkipVerify: true } })).query('up')).result).toEqual([]);
     await expect(promClient({ url, tls: { caFile: path.join(t.dir, 'none.pem') } })).rejects.toThrow(/CA file .*none\.pem: no such file/);
+
+    // a Prometheus that asks for a client certificate (mutual TLS): refused without one, answers with it
+    const clientKey = path.join(t.dir, 'client-key.pem');
+    const clientCert = path.join(t.dir, 'client-cert.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', clientKey, '-out', clientCert, '-days', '1', '-subj', '/CN=ops'], {
+      stdio: 'ignore',
+    });
+    const seen: string[] = [];
+    const mtls = await serve(
+      (req, _b, res) => {
+        seen.push(String((req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN));
+        json(res, 200, ok());
+      },
+      { key: readFileSync(key), cert: readFileSync(cert), ca: readFileSync(clientCert), requestCert: true, rejectUnauthorized: true },
+    );
+    await expect((await promClient({ url: mtls, tls: { caFile: cert } })).query('up')).rejects.toThrow(/Nothing answers at|certificate|socket hang up/);
+    expect((await (await promClient({ url: mtls, tls: { caFile: cert, certFile: clientCert, keyFile: clientKey } })).query('up')).result).toEqual([]);
+    expect(seen).toEqual(['ops']);
   });
 });
