@@ -11,7 +11,7 @@ import { getClient } from '../client';
 import { ErrorText } from '../components/ErrorText';
 import { formatBytes, formatCount } from '../format';
 import { fleetColumns, FleetTable } from '../components/FleetTable';
-import { formatSeconds as formatSeconds } from '../../../shared/fleet-prom';
+import { formatSeconds } from '../../../shared/fleet-prom';
 import { FleetPrometheus } from './FleetPrometheus';
 import { sortFleetRows, type FleetBaseColumn } from './fleet-prom-rows';
 
