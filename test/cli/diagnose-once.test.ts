@@ -55,4 +55,15 @@ describe('openDiagnosed with offline evidence files', () => {
     expect(d.diagnosis.outputs[0].safeNextIndex).toBeNull();
     expect(calls.diagnose).toBe(1);
   });
+
+  it('a repair command (open, diagnose, repair.plan with the diagnosis time) diagnoses once in all', async () => {
+    fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
+    calls.diagnose = 0;
+    const plan = await withSession(async (session) => {
+      const d = await openDiagnosed(session, fx!.storeDir, { config: CONFIG, listing: [LISTING] }, new AbortController().signal);
+      return session.call('repair.plan', { storeId: d.opened.storeId, action: 'repair-index', at: d.diagnosis.at });
+    });
+    expect(plan.details?.kind).toBe('index');
+    expect(calls.diagnose).toBe(1);
+  });
 });

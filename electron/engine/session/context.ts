@@ -105,7 +105,10 @@ const made = new WeakMap<StoreSession, { key: DiagnosisKey; madeAt: number; diag
  */
 export function currentDiagnosis(s: StoreSession, opts: { at?: string } = {}): Diagnosis {
   const last = made.get(s);
-  if (last && sameKey(last.key, keyOf(s, opts)) && !agedSince(s, last.madeAt)) return last.diagnosis;
+  // A plan asks with the restart time the operator saw (the CLI passes the diagnosis' own `at`):
+  // a diagnosis made for the time it resolved to is the same diagnosis.
+  const asked = last && opts.at !== undefined && opts.at === last.diagnosis.at ? { ...opts, at: last.key.at } : opts;
+  if (last && sameKey(last.key, keyOf(s, asked)) && !agedSince(s, last.madeAt)) return last.diagnosis;
   return diagnoseSession(s, opts);
 }
 
