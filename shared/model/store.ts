@@ -49,8 +49,7 @@ export interface MultipartRecord {
   readonly s3Key: string;
   readonly uploadId: string;
   /** Parts in file order, as Fluent Bit would read them (parsing stops at the first bad line). */
-  // A mutable array until repair/'s multipart matching takes a readonly one (issue 19, the rooms branch).
-  readonly parts: MultipartPart[];
+  readonly parts: readonly MultipartPart[];
   /** N of the last parsed line (Fluent Bit's `part_number - 1`); parts above it are left out of Complete. */
   readonly lastPartNumber: number | null;
   /** Parts Fluent Bit would list in CompleteMultipartUpload (1..last, ETag set, ascending). */

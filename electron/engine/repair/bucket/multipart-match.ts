@@ -29,7 +29,7 @@ export interface LocalRecord {
   key: string;
   uploadId: string;
   /** The part lines in file order, as Fluent Bit parses them. */
-  lines: { partNumber: number; etag: string }[];
+  lines: readonly { partNumber: number; etag: string }[];
 }
 
 export interface ServerUpload {
