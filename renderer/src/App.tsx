@@ -18,7 +18,7 @@ import { HistoryView, MultipartView, RepairView, ReplayView } from './features/r
 import { ExportView } from './views/ExportView';
 import { DemoCopyBanner } from './components/DemoCopyBanner';
 import { FleetView } from './views/FleetView';
-import { GuardView } from './views/GuardView';
+import { GuardView } from './features/guard';
 import { shown } from './format';
 import { STORAGE_PATH_VIEWS, useStoragePath } from './state/storagePath';
 import { StoragePathOverview } from './views/StoragePathOverview';

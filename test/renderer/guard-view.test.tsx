@@ -2,10 +2,10 @@
 /** The Guard view: start and stop through guard.start / guard.stop, the status it shows, and when it cannot start. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { GuardView } from '../../renderer/src/views/GuardView';
+import { GuardView } from '../../renderer/src/features/guard';
 import { setClient } from '../../renderer/src/client';
 import { useSession } from '../../renderer/src/state/session';
-import { useGuard } from '../../renderer/src/state/guard';
+import { useGuard } from '../../renderer/src/features/guard/state';
 import { fakeClient } from './fakeClient';
 import { syntheticReport } from '../e2e/support/synthetic';
 import type { GuardStatus } from '../../shared/guard-status';

@@ -41,6 +41,16 @@ describe('renderer features', () => {
     for (const f of ['index.ts', 'state.ts', 'RepairView.tsx', 'PlanReview.tsx', 'planFlow.ts', 'actions.ts']) expect(names).toContain(f);
   });
 
+  it('salvage and the guard are feature folders too, each with its entry points', () => {
+    for (const [feature, view] of [
+      ['salvage', 'SalvageReview.tsx'],
+      ['guard', 'GuardView.tsx'],
+    ]) {
+      const names = readdirSync(path.join(FEATURES, feature));
+      for (const f of ['index.ts', 'state.ts', 'actions.ts', view]) expect(names, feature).toContain(f);
+    }
+  });
+
   it('outside a feature folder, only its index.ts or state.ts is imported', () => {
     const bad: string[] = [];
     const sources = [...files(path.join(ROOT, 'renderer/src')), ...files(path.join(ROOT, 'test'))];

@@ -5,7 +5,7 @@
  */
 import { getClient } from '../client';
 import { useStoragePath } from '../state/storagePath';
-import { resetSalvage } from '../state/salvage';
+import { resetSalvage } from '../features/salvage/state';
 import { describeError } from './run';
 
 const REFUSAL = /is a Fluent Bit storage\.path/;

@@ -9,7 +9,7 @@ import type { OpenedStore } from '../../../shared/contract';
 import { describeError, isCancelled, runTask } from './run';
 import { showIfStoragePath } from './storagePath';
 import { useStoragePath } from '../state/storagePath';
-import { resetSalvage } from '../state/salvage';
+import { resetSalvage } from '../features/salvage/state';
 import { runDiagnosis } from './evidence';
 import { loadSavedConnections } from './connection';
 

@@ -8,7 +8,7 @@ import { buildIndex, precomputeOrders, query, useChunks, type SortKey, type Stat
 import { useSession } from '../state/session';
 import { ChunkFilters } from './ChunkFilters';
 import { ChunkRows } from './ChunkRows';
-import { StoreSalvageBar } from './StoreSalvageBar';
+import { StoreSalvageBar } from '../features/salvage';
 
 export { statusKind } from './ChunkRows';
 

@@ -5,9 +5,9 @@
  * file name opens the chunk in the Inspector. The salvage is reviewed below the table.
  */
 import { engineSalvageRefusal, nextStartFate } from '../../../shared/storage-path-backlog';
-import { startSalvage } from '../actions/salvage';
+import { startSalvage } from '../features/salvage';
 import { Badge } from '../components/Badge';
-import { SalvageReview } from '../components/SalvageReview';
+import { SalvageReview } from '../features/salvage';
 import { formatBytes, formatCount, shown } from '../format';
 import { useSession } from '../state/session';
 import { useStoragePath } from '../state/storagePath';

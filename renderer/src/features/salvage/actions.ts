@@ -5,18 +5,18 @@
  * After a write the storage.path is read again; a store's report takes what the engine read back
  * (the result's storeUpdate), as after every write.
  */
-import type { ChunkInfo, RepairResult } from '../../../shared/model';
-import { getClient } from '../client';
-import type { PlanFlowState } from '../features/repair/state';
-import { useSalvage, useSalvageTarget, type SalvageTarget } from '../state/salvage';
-import { useSession } from '../state/session';
-import { useStoragePath } from '../state/storagePath';
+import type { ChunkInfo, RepairResult } from '../../../../shared/model';
+import { getClient } from '../../client';
+import type { PlanFlowState } from '../repair/state';
+import { useSalvage, useSalvageTarget, type SalvageTarget } from './state';
+import { useSession } from '../../state/session';
+import { useStoragePath } from '../../state/storagePath';
 import type { StoreApi } from 'zustand';
-import { loadHistory } from '../features/repair';
-import { describeError, runTask } from './run';
-import { loadStorage } from './store';
-import { runDiagnosis } from './evidence';
-import { mergeStoreUpdate } from '../../../shared/store-update';
+import { loadHistory } from '../repair';
+import { describeError, runTask } from '../../actions/run';
+import { loadStorage } from '../../actions/store';
+import { runDiagnosis } from '../../actions/evidence';
+import { mergeStoreUpdate } from '../../../../shared/store-update';
 
 type Flow = StoreApi<PlanFlowState>;
 

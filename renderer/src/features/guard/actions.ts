@@ -2,10 +2,10 @@
  * The Guard panel's requests: guard.start / guard.stop / guard.status on the opened store (the
  * session hosts the guard daemon; every write it makes goes through the repair pipeline).
  */
-import type { GuardStatus } from '../../../shared/guard-status';
-import { getClient } from '../client';
-import { useGuard } from '../state/guard';
-import { useSession } from '../state/session';
+import type { GuardStatus } from '../../../../shared/guard-status';
+import { getClient } from '../../client';
+import { useGuard } from './state';
+import { useSession } from '../../state/session';
 
 async function run(request: (storeId: string) => Promise<GuardStatus>, quiet = false): Promise<void> {
   const storeId = useSession.getState().opened?.storeId;

@@ -5,13 +5,13 @@
  * in the table, with why it is not offered when it is not. The plan is reviewed below
  * (SalvageReview), made by the same session planner as `store-doctor salvage`.
  */
-import { storeSalvageRefusal, startSalvage } from '../actions/salvage';
-import { SalvageReview } from '../components/SalvageReview';
-import { shown } from '../format';
-import { useChunks } from '../state/chunks';
-import { useSession } from '../state/session';
+import { storeSalvageRefusal, startSalvage } from './actions';
+import { SalvageReview } from './SalvageReview';
+import { shown } from '../../format';
+import { useChunks } from '../../state/chunks';
+import { useSession } from '../../state/session';
 import { memo, useMemo } from 'react';
-import type { ChunkInfo, StoreReport } from '../../../shared/model';
+import type { ChunkInfo, StoreReport } from '../../../../shared/model';
 
 const REJECTED = new Set(['too-short', 'bad-magic', 'truncated']);
 const SHOWN = 20;

@@ -1,6 +1,6 @@
 /** The Guard panel's view state: the last status of the open store's guard (engine's guard.status). */
 import { create } from 'zustand';
-import type { GuardStatus } from '../../../shared/guard-status';
+import type { GuardStatus } from '../../../../shared/guard-status';
 
 export interface GuardViewState {
   status: GuardStatus | null;

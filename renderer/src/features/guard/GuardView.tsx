@@ -5,12 +5,12 @@
  * second while the panel is shown.
  */
 import { useEffect, useState } from 'react';
-import { refreshGuard, startGuard, stopGuard } from '../actions/guard';
-import { useGuard } from '../state/guard';
-import { useSession } from '../state/session';
-import { Badge } from '../components/Badge';
-import { ErrorText } from '../components/ErrorText';
-import { Time } from '../components/Time';
+import { refreshGuard, startGuard, stopGuard } from './actions';
+import { useGuard } from './state';
+import { useSession } from '../../state/session';
+import { Badge } from '../../components/Badge';
+import { ErrorText } from '../../components/ErrorText';
+import { Time } from '../../components/Time';
 
 const STATE_KIND = {
   off: 'info',

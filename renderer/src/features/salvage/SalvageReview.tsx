@@ -3,11 +3,11 @@
  * Store Doctor's own writes, the process check, the typed confirmation, the verified result and
  * undo), planned and applied through storagePath.salvagePlan / salvageApply.
  */
-import { applySalvage, planSalvage, planSalvageUndo } from '../actions/salvage';
-import { useSalvage, useSalvageTarget } from '../state/salvage';
-import { shown } from '../format';
-import { ErrorText } from './ErrorText';
-import { PlanReview, type PlanOps } from '../features/repair';
+import { applySalvage, planSalvage, planSalvageUndo } from './actions';
+import { useSalvage, useSalvageTarget } from './state';
+import { shown } from '../../format';
+import { ErrorText } from '../../components/ErrorText';
+import { PlanReview, type PlanOps } from '../repair';
 
 const OPS: PlanOps = { plan: planSalvage, apply: applySalvage, undo: planSalvageUndo, cli: false };
 

@@ -4,7 +4,7 @@
  * bucket root) and the chunk named (an absolute path).
  */
 import { create } from 'zustand';
-import { createPlanFlow } from '../features/repair/state';
+import { createPlanFlow } from '../repair/state';
 
 export const useSalvage = createPlanFlow('salvage');
 
