@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { EngineHandlers } from '../../../shared/contract';
 import type { GuardStatus } from '../../../shared/guard-status';
-import { Guard, type GuardCall } from '../guard';
+import type { Guard, GuardCall } from '../guard';
 import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
 
@@ -85,6 +85,9 @@ export class SessionGuards {
 export function guardHandlers(ctx: SessionContext, guards: SessionGuards, call: GuardCall, stateDir: string | undefined): GuardHandlers {
   return {
     'guard.start': async (input) => {
+      // loaded when a guard starts: its metrics pull prom-client in, which no other request needs
+      // (test/cli/entry.test.ts: a scan loads neither the SDK nor prom-client)
+      const { Guard } = await import('../guard');
       const s = ctx.registry.get(input.storeId);
       const running = guards.get(s.storeId);
       if (running && !running.stopped) return guardStatusOf(running);
