@@ -38,20 +38,7 @@ export { resolveWriteRoot, rootIdentity } from './write';
 export { planIndexRepair, applyIndexPlan, type IndexRepairInput } from './index-actions';
 export { writeSeqIndex, fscanfU64, readSeqIndexState, seqIndexPaths, encodeSeqIndex } from './index-actions';
 export { planProtectIndex, applyProtectPlan, markerBytes, MARKER_NAME, type ProtectInput, type OutputOnRoot } from './index-actions';
-export {
-  shadowDirFor,
-  defaultShadowDir,
-  ensureShadowStateDir,
-  readShadow,
-  recordValue,
-  finalValues,
-  shadowRootOf,
-  sameRoot,
-  copyToShadow,
-  type ShadowState,
-  type ShadowRoot,
-  type RecordResult,
-} from './shadow';
+export * from './shadow';
 export { planRestoreIndex, applyRestorePlan, type RestoreInput } from './index-actions';
 export { planReplay, type ReplayPlanInput, type ReplayTarget } from './bucket';
 export { checkActiveStream, newestStreamName, type ActiveStreamCheck } from './preconditions';
