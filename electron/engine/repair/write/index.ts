@@ -21,7 +21,18 @@ export {
   sweepOwnTemps,
   sweepStaleTemps,
 } from './atomic';
-export { assertInside, assertInsideRoot, confine, isNormalAbsolute, isPlannedRoot, rebase, relativeInside, resolveWriteRoot, rootIdentity, type WriteRoot } from './confine';
+export {
+  assertInside,
+  assertInsideRoot,
+  confine,
+  isNormalAbsolute,
+  isPlannedRoot,
+  rebase,
+  relativeInside,
+  resolveWriteRoot,
+  rootIdentity,
+  type WriteRoot,
+} from './confine';
 export { pathExists } from './fsutil';
 export {
   APPEND_FLAGS,
