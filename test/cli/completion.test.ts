@@ -71,7 +71,7 @@ describe('zsh completion', () => {
   });
 
   const zsh = spawnSync('sh', ['-c', 'command -v zsh'], { encoding: 'utf8' }).stdout.trim();
-  it.runIf(zsh)('is valid zsh', async () => {
+  it.runIf(zsh)('is valid zsh (needs zsh installed)', async () => {
     const file = path.join(tmp, '_store-doctor');
     fs.writeFileSync(file, zshCompletion(await getSpec()));
     const r = spawnSync(zsh, ['-n', file], { encoding: 'utf8' });

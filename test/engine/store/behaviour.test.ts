@@ -82,7 +82,7 @@ describe('bad input', () => {
     expect(ok.roots[0].totals.chunks).toBe(1);
   });
 
-  it.skipIf(process.getuid?.() === 0)('reports an unreadable stream as a problem naming it', async () => {
+  it.skipIf(process.getuid?.() === 0)('reports an unreadable stream as a problem naming it (not as root: root reads every folder)', async () => {
     const { roots } = await generateStore(path.join(tmp, 'perm'), {
       roots: [{ bucket: 'b', streams: [{ name: '2026-01-01T00:00:00', chunks: [{ name: 'c', meta: 't', content: 'x\n' }] }] }],
     });
