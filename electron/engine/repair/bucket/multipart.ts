@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { RepairPlan, RepairResult, RootReport } from '../../../../shared/model';
 import { durableUnlink } from '../write';
 import { assertInside } from '../write';
-import { assertNotRefused, forcedWarning } from '../outcome';
+import { assertNotRefused, forcedWarning, startPlan } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { openAction } from '../journal';
 import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
@@ -80,16 +80,7 @@ async function serverUploads(client: S3Client, bucket: string, prefix: string | 
 
 export async function planMultipart(input: MultipartInput): Promise<RepairPlan> {
   const rootPath = path.resolve(input.rootPath);
-  const plan: RepairPlan = {
-    action: 'multipart',
-    storePath: path.resolve(input.storePath),
-    rootPath,
-    summary: '',
-    why: [],
-    steps: [],
-    warnings: [],
-    refusals: [],
-  };
+  const plan = startPlan('multipart', path.resolve(input.storePath), rootPath);
   const empty = () => ({ kind: 'multipart' as const, rootPath, bucket: input.bucket, settle: [], records: [], unsettled: [] });
   // Settling removes local records and journals in the root: never from an archive or a read-only source.
   const src = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });

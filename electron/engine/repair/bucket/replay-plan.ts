@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { renderKey, toS3Key } from '../../../../shared/keyformat';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type ReplayPlanDetails, type RepairPlan, type RootReport } from '../../../../shared/model';
 import { checkWriteAllowed } from '../preconditions';
-import { forcedWarning } from '../outcome';
+import { forcedWarning, startPlan } from '../outcome';
 import type { ReplayCompression } from './chunkfile';
 import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from '../index-actions';
 import { loadReplayState } from './replay-journal';
@@ -62,17 +62,7 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const rootPath = path.resolve(input.rootPath);
   const t = input.target;
   const hasIndex = t.keyFormat.includes('$INDEX');
-  const plan: RepairPlan & { replayItems: ReplayItem[] } = {
-    action: 'replay',
-    storePath: path.resolve(input.storePath),
-    rootPath,
-    summary: '',
-    why: [],
-    steps: [],
-    warnings: [],
-    refusals: [],
-    replayItems: [],
-  };
+  const plan: RepairPlan & { replayItems: ReplayItem[] } = { ...startPlan('replay', path.resolve(input.storePath), rootPath), replayItems: [] };
   const compression: ReplayCompression | null = t.compression === 'gzip' ? 'gzip' : t.compression === 'none' ? 'none' : null;
   if (!compression)
     plan.refusals.push({

@@ -7,7 +7,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../../s3/sdk';
 import type { RecoveryCopy, RepairPlan, RepairResult, S3VersionEntry } from '../../../../shared/model';
-import { assertNotRefused } from '../outcome';
+import { assertNotRefused, startPlan } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame } from '../preconditions';
 import { getObjectBytes, headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 import { startResult } from '../outcome';
@@ -61,16 +61,7 @@ export async function planRecoverVersions(input: RecoverInput): Promise<RepairPl
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const recoveryPrefix = input.recoveryPrefix ?? `${RECOVERY_ROOT}${stamp}/`;
-  const plan: RepairPlan = {
-    action: 'recover-versions',
-    storePath: input.storePath,
-    rootPath: null,
-    summary: '',
-    why: [],
-    steps: [],
-    warnings: [],
-    refusals: [],
-  };
+  const plan = startPlan('recover-versions', input.storePath, null);
   const copies: RecoveryCopy[] = [];
   const src = await checkWriteAllowed(input.storePath, { archive: input.archive, readOnlySource: input.readOnlySource, skipProcessCheck: true });
   plan.refusals.push(...src.refusals);

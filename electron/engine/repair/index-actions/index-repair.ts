@@ -18,7 +18,7 @@ import {
   writeSeqIndex,
 } from './index-file';
 import { openAction, sha256, type ChangeSpec } from '../journal';
-import { assertNotRefused, forcedWarning, RefusedError, startResult } from '../outcome';
+import { assertNotRefused, forcedWarning, RefusedError, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { rootEvidence } from '../../store/root-evidence';
 
@@ -115,16 +115,8 @@ export async function planIndexRepair(given: IndexRepairInput): Promise<RepairPl
   const { sequenceDir, indexDir, file } = seqIndexPaths(rootPath, input.outputId);
   const current = await readSeqIndexState(file);
   const name = `seq_index_${input.outputId}`;
-  const plan: RepairPlan = {
-    action: input.action ?? 'repair-index',
-    storePath: path.resolve(input.storePath),
-    rootPath,
-    summary: '',
-    why: [`Current ${name}: ${describeSeqIndexState(current)}.`],
-    steps: [],
-    warnings: [],
-    refusals: [],
-  };
+  const plan = startPlan(input.action ?? 'repair-index', path.resolve(input.storePath), rootPath);
+  plan.why.push(`Current ${name}: ${describeSeqIndexState(current)}.`);
   plan.why.push(
     input.safeNextIndex !== null
       ? `Safe next index: ${input.safeNextIndex} (${input.evidenceText}).`

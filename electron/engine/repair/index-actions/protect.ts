@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../../chunk';
 import { atomicWriteFile, mkdirExact } from '../write';
-import { assertNotRefused, forcedWarning, startResult } from '../outcome';
+import { assertNotRefused, forcedWarning, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { openAction, type ChangeSpec } from '../journal';
@@ -66,16 +66,7 @@ export async function seqIndexValues(dir: string): Promise<Map<number, number | 
 
 export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan> {
   const rootPath = path.resolve(input.rootPath);
-  const plan: RepairPlan = {
-    action: 'protect-index',
-    storePath: path.resolve(input.storePath),
-    rootPath,
-    summary: '',
-    why: [],
-    steps: [],
-    warnings: [],
-    refusals: [],
-  };
+  const plan = startPlan('protect-index', path.resolve(input.storePath), rootPath);
   const indexDir = path.join(rootPath, 'sequence', 'index_metadata');
   const disk = await seqIndexValues(indexDir);
   if (!disk.size) plan.warnings.push('No seq_index file in this root yet: nothing holds an index. Run repair-index first.');

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { RepairPlan, RepairResult } from '../../../../shared/model';
 import { applyIndexPlan, planIndexRepair, type ApplyOptions } from './index-repair';
-import { assertNotRefused } from '../outcome';
+import { assertNotRefused, startPlan } from '../outcome';
 import { checkWriteAllowed } from '../preconditions';
 import { pruneJournal } from '../journal';
 import { defaultShadowDir, finalValues, readShadow } from '../shadow';
@@ -42,16 +42,7 @@ export async function planRestoreIndex(input: RestoreInput): Promise<RepairPlan>
   const shadowValues = state.values;
   const finals = await finalValues(state, rootPath);
   const ids = input.outputIds.length ? input.outputIds : [...shadowValues.keys()];
-  const plan: RepairPlan = {
-    action: 'restore-index',
-    storePath: path.resolve(input.storePath),
-    rootPath,
-    summary: '',
-    why: [],
-    steps: [],
-    warnings: [],
-    refusals: [],
-  };
+  const plan = startPlan('restore-index', path.resolve(input.storePath), rootPath);
   const subplans: RepairPlan[] = [];
   const unresolved: number[] = [];
   for (const p of state.problems) plan.warnings.push(`Shadow folder: ${p}`);

@@ -8,3 +8,8 @@ import type { RepairPlan, RepairResult } from '../../../../shared/model';
 export function startResult(plan: RepairPlan): RepairResult {
   return { action: plan.action, applied: false, summary: plan.summary, steps: [], undoId: null, verified: false, warnings: [...plan.warnings] };
 }
+
+/** A planner's empty plan: each planner fills in its summary, reasons, steps, warnings and refusals. */
+export function startPlan(action: RepairPlan['action'], storePath: string, rootPath: string | null): RepairPlan {
+  return { action, storePath, rootPath, summary: '', why: [], steps: [], warnings: [], refusals: [] };
+}
