@@ -4,30 +4,21 @@
  * while its state machine moves into the engine (issue 19, the guard-engine branch): its files are
  * listed here and leave the list when they stop reaching in; nothing may be added.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'electron/cli');
 const ENGINE = path.join(ROOT, 'electron/engine');
 const GUARD_DOOR_MOVING = ['electron/cli/guard/', 'electron/cli/commands/guard.ts'];
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.ts$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
 const SPEC = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 
 function engineImports(): { file: string; target: string }[] {
   const out: { file: string; target: string }[] = [];
-  for (const f of files(CLI)) {
+  for (const f of sourceFiles(CLI)) {
     for (const m of readFileSync(f, 'utf8').matchAll(SPEC)) {
       const target = path.relative(ENGINE, path.resolve(path.dirname(f), m[1] ?? m[2]));
       if (target.startsWith('..') || path.isAbsolute(target)) continue;

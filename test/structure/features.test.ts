@@ -5,23 +5,14 @@
  * `state.ts` for the slices alone (which never pulls views or actions in, so the store actions can
  * reset a feature without an import cycle).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FEATURES = path.join(ROOT, 'renderer/src/features');
 const ENTRIES = new Set(['index.ts', 'state.ts']);
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 const SPEC = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|vi\.mock\(\s*['"](\.[^'"]+)['"]/gm;
 
@@ -53,7 +44,7 @@ describe('renderer features', () => {
 
   it('outside a feature folder, only its index.ts or state.ts is imported', () => {
     const bad: string[] = [];
-    const sources = [...files(path.join(ROOT, 'renderer/src')), ...files(path.join(ROOT, 'test'))];
+    const sources = [...sourceFiles(path.join(ROOT, 'renderer/src')), ...sourceFiles(path.join(ROOT, 'test'))];
     for (const f of sources) {
       for (const m of readFileSync(f, 'utf8').matchAll(SPEC)) {
         const hit = featureFile(f, m[1] ?? m[2]);

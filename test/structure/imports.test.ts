@@ -3,22 +3,13 @@
  * `import type`); the renderer never imports Node or the engine; the CLI reaches the engine only
  * through the session (no planner or repair code of its own).
  */
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIRS = ['electron', 'shared', 'renderer/src'];
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 const IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
 
@@ -31,7 +22,7 @@ function resolve(from: string, spec: string): string | null {
 
 function graph(): Map<string, string[]> {
   const g = new Map<string, string[]>();
-  for (const f of DIRS.flatMap((d) => files(path.join(ROOT, d)))) {
+  for (const f of DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
     const text = readFileSync(f, 'utf8');
     const deps: string[] = [];
     for (const m of text.matchAll(IMPORT)) {

@@ -4,9 +4,10 @@
  * name and do not count. Two names with two meanings are how `httpStatus` came to answer `null` in
  * one folder and `undefined` in another.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENGINE = path.join(ROOT, 'electron/engine');
@@ -17,21 +18,11 @@ const ENGINE = path.join(ROOT, 'electron/engine');
  */
 const RENAMING_ELSEWHERE = new Set<string>([]);
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
 const DECLARATION = /^export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let)\s+([A-Za-z_$][\w$]*)/gm;
 
 function exportedBy(): Map<string, string[]> {
   const where = new Map<string, string[]>();
-  for (const f of files(ENGINE)) {
+  for (const f of sourceFiles(ENGINE)) {
     for (const m of readFileSync(f, 'utf8').matchAll(DECLARATION)) {
       const list = where.get(m[1]) ?? [];
       list.push(path.relative(ROOT, f));

@@ -4,22 +4,14 @@
  * action builds its own result literal; and which refusals block is shared/refusals.ts
  * blockingRefusals, for the engine, the CLI and the app — no door filters `forceable` itself.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockingRefusals } from '../../shared/refusals';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 const rel = (f: string) => path.relative(ROOT, f);
 
 /** A hand-built RepairResult: an object literal with `applied:` and `undoId:` fields. */
@@ -29,7 +21,7 @@ export const forceRule = (text: string) => /!\s*r\.forceable\s*\|\|\s*!/.test(te
 
 describe('rules written once', () => {
   it('every apply result starts from startResult', () => {
-    const bad = files(path.join(ROOT, 'electron/engine/repair'))
+    const bad = sourceFiles(path.join(ROOT, 'electron/engine/repair'))
       .filter((f) => !f.endsWith(path.join('outcome', 'result.ts')))
       .filter((f) => resultLiteral(readFileSync(f, 'utf8')))
       .map(rel);
@@ -38,7 +30,7 @@ describe('rules written once', () => {
 
   it('which refusals block is decided by shared/refusals.ts alone', () => {
     const bad = ['electron', 'shared', 'renderer/src']
-      .flatMap((d) => files(path.join(ROOT, d)))
+      .flatMap((d) => sourceFiles(path.join(ROOT, d)))
       .filter((f) => !f.endsWith(path.join('shared', 'refusals.ts')))
       .filter((f) => forceRule(readFileSync(f, 'utf8')))
       .map(rel);

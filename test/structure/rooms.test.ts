@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REPAIR = path.join(ROOT, 'electron/engine/repair');
@@ -29,16 +30,6 @@ const ROOMS: Record<string, string[]> = {
   actions: ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage'],
   '': ['outcome', 'write', 'journal', 'preconditions', 'shadow', 'index-actions', 'undo', 'bucket', 'salvage', 'actions'],
 };
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** Every import or re-export specifier of `text`, type-only ones included, with dynamic imports. */
 export function specifiers(text: string): string[] {
@@ -89,7 +80,7 @@ describe('repair/ is rooms, each entered only through its index.ts', () => {
 
   it('no source file enters a room except through its index.ts, and rooms import only the rooms below them', () => {
     const bad: string[] = [];
-    for (const f of DIRS.flatMap((d) => files(path.join(ROOT, d)))) {
+    for (const f of DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
       for (const spec of specifiers(readFileSync(f, 'utf8'))) {
         const to = resolve(f, spec);
         const problem = to && edgeProblem(f, to);

@@ -7,9 +7,10 @@
  * The few engine files that write outside any store (the app's own settings, a demo copy in a
  * fresh temp folder) are listed with the reason.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ENGINE = path.join(ROOT, 'electron/engine');
@@ -34,16 +35,6 @@ const NAMED = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*['"](?:node:)?fs(?:
 const OPEN = /\b(?:fs|fsp|promises)\.(?:promises\.)?open(?:Sync)?\s*\(([^;]*)/g;
 const WRITE_FLAGS = /['"](?:[wa]x?\+?|r\+|rs\+)['"]|O_WRONLY|O_RDWR|O_CREAT|O_APPEND|O_TRUNC|APPEND_FLAGS/;
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
 /** Each file-system write of `text`, as "line: call". */
 export function writesIn(text: string): string[] {
   const found: string[] = [];
@@ -60,7 +51,7 @@ export function writesIn(text: string): string[] {
 describe('store writes go through the anchored primitive (repair/write/anchor.ts)', () => {
   it('no engine file outside the primitive writes by path itself', () => {
     const offenders: string[] = [];
-    for (const f of files(ENGINE)) {
+    for (const f of sourceFiles(ENGINE)) {
       const rel = path.relative(ENGINE, f).split(path.sep).join('/');
       if (PRIMITIVE.has(rel) || rel in NOT_A_STORE) continue;
       for (const w of writesIn(readFileSync(f, 'utf8'))) offenders.push(`electron/engine/${rel}:${w}`);

@@ -8,9 +8,10 @@
  * plan says before anything runs that Fluent Bit holds the store, or that it is an archive). That
  * is a plan refusal, not a write check; each one is named here with its function.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PRECONDITIONS = path.join('electron', 'engine', 'repair', 'preconditions') + path.sep;
@@ -27,16 +28,6 @@ const PLAN_TIME: Record<string, string> = {
   'electron/engine/repair/salvage/salvage-store.ts#planStoreSalvage': 'plan refusals of salvage (store_dir layout)',
   'electron/engine/repair/undo/undo.ts#planUndo': 'plan refusals of undo (source, then the process check)',
 };
-
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** Each call of checkWriteAllowed( / watchStore( in `text`, as the top-level function it is in (`?` outside any). */
 export function frameCalls(text: string): string[] {
@@ -56,7 +47,7 @@ describe('the write frame is the one prologue and epilogue', () => {
   it('no file outside preconditions/ calls checkWriteAllowed or watchStore, except the listed planners', () => {
     const found = new Set<string>();
     const bad: string[] = [];
-    for (const f of ['electron', 'shared', 'renderer/src'].flatMap((d) => files(path.join(ROOT, d)))) {
+    for (const f of ['electron', 'shared', 'renderer/src'].flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
       const rel = path.relative(ROOT, f);
       if (rel.startsWith(PRECONDITIONS)) continue;
       for (const fn of frameCalls(readFileSync(f, 'utf8'))) {
