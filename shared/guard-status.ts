@@ -40,3 +40,17 @@ export interface GuardStatus {
   /** Its last log lines, oldest first (at most 50). */
   messages: string[];
 }
+
+/** The status of a store no guard runs on. */
+export const GUARD_OFF: GuardStatus = {
+  running: false,
+  state: 'off',
+  stateReason: null,
+  startedAt: null,
+  stateDir: null,
+  restores: 0,
+  lastRestoreAt: null,
+  lastRestoreLatencyMs: null,
+  roots: [],
+  messages: [],
+};

@@ -8,24 +8,12 @@ import { useSession } from '../../renderer/src/state/session';
 import { useGuard } from '../../renderer/src/features/guard/state';
 import { fakeClient } from './fakeClient';
 import { syntheticReport } from '../e2e/support/synthetic';
-import type { GuardStatus } from '../../shared/guard-status';
+import { GUARD_OFF, type GuardStatus } from '../../shared/guard-status';
 import type { FluentBitConfig } from '../../shared/model';
 
 const report = syntheticReport(10, 1, 'fb-crash');
-const OFF: GuardStatus = {
-  running: false,
-  state: 'off',
-  stateReason: null,
-  startedAt: null,
-  stateDir: null,
-  restores: 0,
-  lastRestoreAt: null,
-  lastRestoreLatencyMs: null,
-  roots: [],
-  messages: [],
-};
 const WATCHING: GuardStatus = {
-  ...OFF,
+  ...GUARD_OFF,
   running: true,
   state: 'watching',
   startedAt: '2026-12-06T04:00:00.000Z',
@@ -61,7 +49,7 @@ describe('Guard view', () => {
   it('starts the guard on the open store, shows its state, kept value and restores, and stops it', async () => {
     let running = false;
     const client = fakeClient({
-      'guard.status': () => (running ? WATCHING : OFF),
+      'guard.status': () => (running ? WATCHING : GUARD_OFF),
       'guard.start': () => ((running = true), WATCHING),
       'guard.stop': () => ((running = false), { ...WATCHING, running: false, state: 'stopped' }),
     });
@@ -81,7 +69,7 @@ describe('Guard view', () => {
   });
 
   it('cannot start without the Fluent Bit config, and says why', async () => {
-    setClient(fakeClient({ 'guard.status': () => OFF }));
+    setClient(fakeClient({ 'guard.status': () => GUARD_OFF }));
     open(false);
     render(<GuardView />);
     await screen.findByText(/Load the Fluent Bit config first/);
@@ -91,7 +79,7 @@ describe('Guard view', () => {
   it('shows a refusal from the engine', async () => {
     setClient(
       fakeClient({
-        'guard.status': () => OFF,
+        'guard.status': () => GUARD_OFF,
         'guard.start': () => {
           throw new Error('this session keeps no state folder');
         },

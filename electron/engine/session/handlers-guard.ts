@@ -9,28 +9,15 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { EngineHandlers } from '../../../shared/contract';
-import type { GuardStatus } from '../../../shared/guard-status';
+import { GUARD_OFF, type GuardStatus } from '../../../shared/guard-status';
 import type { Guard, GuardCall } from '../guard';
 import { EngineError } from './errors';
 import type { SessionContext } from './handlers-store';
 
 type GuardHandlers = Pick<EngineHandlers, 'guard.start' | 'guard.stop' | 'guard.status'>;
 
-const OFF: GuardStatus = {
-  running: false,
-  state: 'off',
-  stateReason: null,
-  startedAt: null,
-  stateDir: null,
-  restores: 0,
-  lastRestoreAt: null,
-  lastRestoreLatencyMs: null,
-  roots: [],
-  messages: [],
-};
-
 export function guardStatusOf(g: Guard | undefined): GuardStatus {
-  if (!g) return OFF;
+  if (!g) return GUARD_OFF;
   return {
     running: !g.stopped,
     state: g.state,
@@ -112,7 +99,7 @@ export function guardHandlers(ctx: SessionContext, guards: SessionGuards, call: 
     'guard.stop': async (input) => {
       ctx.registry.get(input.storeId);
       const g = await guards.stop(input.storeId);
-      return g ? { ...guardStatusOf(g), running: false } : OFF;
+      return g ? { ...guardStatusOf(g), running: false } : GUARD_OFF;
     },
 
     'guard.status': async (input) => {

@@ -66,16 +66,17 @@ export function unquote(etag: string | undefined | null): string | null {
 
 export type ConditionalMode = 'if-none-match' | 'head-then-put';
 
+/** How a create-only PUT is made: the server's conditional mode, the body's encoding, cancellation. */
+interface PutOptions {
+  mode: ConditionalMode;
+  contentEncoding?: string;
+  signal?: AbortSignal;
+}
+
 export type PutOutcome = { created: true; etag: string | null } | { created: false; reason: 'exists' };
 
 /** Create `key` only if it does not exist. Never overwrites (within the limits of `mode`). */
-export async function putCreateOnly(
-  client: S3Client,
-  bucket: string,
-  key: string,
-  body: Buffer,
-  opts: { mode: ConditionalMode; contentEncoding?: string; signal?: AbortSignal },
-): Promise<PutOutcome> {
+export async function putCreateOnly(client: S3Client, bucket: string, key: string, body: Buffer, opts: PutOptions): Promise<PutOutcome> {
   if (opts.mode === 'head-then-put' && (await headObject(client, bucket, key, opts.signal))) return { created: false, reason: 'exists' };
   for (let attempt = 1; ; attempt++) {
     try {
@@ -89,13 +90,7 @@ export async function putCreateOnly(
   }
 }
 
-async function putOnce(
-  client: S3Client,
-  bucket: string,
-  key: string,
-  body: Buffer,
-  opts: { mode: ConditionalMode; contentEncoding?: string; signal?: AbortSignal },
-): Promise<PutOutcome> {
+async function putOnce(client: S3Client, bucket: string, key: string, body: Buffer, opts: PutOptions): Promise<PutOutcome> {
   try {
     const r = await client.send(
       new (awsS3().PutObjectCommand)({
