@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { encodeChunk } from '../../electron/engine/chunk';
 import { planIndexRepair } from '../../electron/engine/repair/index-actions/index-repair';
 import { applyPlan } from '../../electron/engine/repair/apply';
-import { durableMove } from '../../electron/engine/repair/write/atomic';
+import { durableMove } from '../../electron/engine/repair/write/move';
 import { Anchor, anchorMode } from '../../electron/engine/repair/write/anchor';
 
 const CHUNKS = Number(process.env.REPAIR_BENCH_CHUNKS ?? 20_000);

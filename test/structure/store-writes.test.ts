@@ -1,6 +1,6 @@
 /**
  * Issue 17: every write into a store goes through the one anchored primitive
- * (electron/engine/repair/write/anchor.ts and the functions of repair/write/atomic.ts built on it). This
+ * (electron/engine/repair/write/anchor.ts and the functions of repair/write/atomic.ts and move.ts built on it). This
  * fails when engine code calls a path-based file-system write itself — writeFile, appendFile,
  * rename, link, symlink, unlink, mkdir, rmdir, rm, chmod, chown, copyFile, cp, utimes, truncate,
  * createWriteStream, or open with a write flag — or imports one of them by name from node:fs.
@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const ENGINE = path.join(ROOT, 'electron/engine');
 
 /** The primitive itself. */
-const PRIMITIVE = new Set(['repair/write/anchor.ts', 'repair/write/atomic.ts']);
+const PRIMITIVE = new Set(['repair/write/anchor.ts', 'repair/write/atomic.ts', 'repair/write/move.ts']);
 /** Writes that never touch a store, and why. */
 const NOT_A_STORE: Record<string, string> = {
   'session/recent.ts': "the app's list of recent stores, in its own user-data folder",

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import { planUndo } from '../../../electron/engine/repair/undo/undo';
 import { applyPlan } from '../../../electron/engine/repair/apply';
-import { durableMove, durableUnlink } from '../../../electron/engine/repair/write/atomic';
+import { durableUnlink } from '../../../electron/engine/repair/write/atomic';
+import { durableMove } from '../../../electron/engine/repair/write/move';
 import { extractFixture, type Extracted } from './helpers';
 
 const NOBODY = 65534;

@@ -14,7 +14,7 @@ import { planReplay } from '../../../electron/engine/repair/bucket/replay-plan';
 import { undoLast } from '../../../electron/engine/repair/undo/undo';
 import { findProcessesUsing } from '../../../electron/engine/repair/preconditions/write-check';
 import { applyProtectPlan, planProtectIndex, MARKER_NAME } from '../../../electron/engine/repair/index-actions/protect';
-import { durableMove } from '../../../electron/engine/repair/write/atomic';
+import { durableMove } from '../../../electron/engine/repair/write/move';
 import { scanStore } from '../../../electron/engine/store/scan';
 import { extractFixture, tempDir, type Extracted } from './helpers';
 

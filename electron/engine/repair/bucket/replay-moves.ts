@@ -20,7 +20,7 @@ import { fsyncDir, mkdirsDurable, moveUnsynced } from '../write';
 /**
  * Rename `from` (a chunk in the store) to `to` (in `.store-doctor/replayed/`); durable after a flush.
  * Both folders are opened from the root's descriptor one component at a time without following a
- * link, and a chunk that is a link is refused (atomic.ts `moveUnsynced`), so the move stays inside
+ * link, and a chunk that is a link is refused (write/move.ts `moveUnsynced`), so the move stays inside
  * the store. `made`: destination folders already made by this run (made once, not per chunk).
  */
 export async function moveReplayedChunk(rootPath: string, from: string, to: string, made?: Set<string>): Promise<void> {
