@@ -1,8 +1,10 @@
 /**
  * Issue 19 item 4: the write prologue and epilogue live in one place. The process check right
- * before writing (`checkWriteAllowed`), the forced warning and the before/after snapshot of the
- * store (`watchStore`) are run by the write frame, repair/preconditions/write-frame.ts, which
- * applyPlan makes for every action and hands to its applier. No applier calls them itself.
+ * before writing (`checkWriteAllowed`), the forced warning, the before/after snapshot of the store
+ * (`watchStore`) and the undo journal's entry (`openAction`: backups, then applied / failed /
+ * abandoned) are run by the write frame, repair/preconditions/write-frame.ts, which applyPlan makes
+ * for every action and hands to its applier. No applier calls them itself: it declares what it
+ * changes, writes and verifies.
  *
  * Allowed elsewhere: the planners' own check, which makes the plan's refusals and warnings (the
  * plan says before anything runs that Fluent Bit holds the store, or that it is an archive). That
@@ -29,7 +31,7 @@ const PLAN_TIME: Record<string, string> = {
   'electron/engine/repair/undo/undo.ts#planUndo': 'plan refusals of undo (source, then the process check)',
 };
 
-/** Each call of checkWriteAllowed( / watchStore( in `text`, as the top-level function it is in (`?` outside any). */
+/** Each call of checkWriteAllowed( / watchStore( / openAction( in `text`, as the top-level function it is in (`?` outside any). */
 export function frameCalls(text: string): string[] {
   const out: string[] = [];
   let fn = '?';
@@ -38,13 +40,13 @@ export function frameCalls(text: string): string[] {
     if (/^\s*(?:\*|\/\/|\/\*)/.test(line)) continue; // a comment names them, does not call them
     if (def) fn = def[1];
     else if (/^\S/.test(line) && !/^[})\]]/.test(line)) fn = '?';
-    for (const _ of line.matchAll(/(?<![\w.])(?:checkWriteAllowed|watchStore)\s*\(/g)) if (!def) out.push(fn);
+    for (const _ of line.matchAll(/(?<![\w.])(?:checkWriteAllowed|watchStore|openAction)\s*\(/g)) if (!def) out.push(fn);
   }
   return out;
 }
 
 describe('the write frame is the one prologue and epilogue', () => {
-  it('no file outside preconditions/ calls checkWriteAllowed or watchStore, except the listed planners', () => {
+  it('no file outside preconditions/ calls checkWriteAllowed, watchStore or openAction, except the listed planners', () => {
     const found = new Set<string>();
     const bad: string[] = [];
     for (const f of ['electron', 'shared', 'renderer/src'].flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
@@ -66,6 +68,7 @@ describe('the write frame is the one prologue and epilogue', () => {
       'export async function applyX(plan) {',
       '  const g = await checkWriteAllowed(root, {});',
       '  const w = await watchStore(root, hooks);',
+      '  const a = await openAction({ rootPath });',
       '}',
       'const y = 1;',
       'async function planX() {',
@@ -73,7 +76,8 @@ describe('the write frame is the one prologue and epilogue', () => {
       '}',
       " * the snapshot (watchStore (store changed)) is the frame's",
       'export async function watchStore(root) {}',
+      'export async function openAction(opts) {}',
     ].join('\n');
-    expect(frameCalls(text)).toEqual(['applyX', 'applyX', 'planX']);
+    expect(frameCalls(text)).toEqual(['applyX', 'applyX', 'applyX', 'planX']);
   });
 });

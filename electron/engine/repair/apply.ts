@@ -14,7 +14,9 @@
  *
  * Every action runs in one write frame made here (preconditions/write-frame.ts): the source check
  * before the lock, then — in the applier, right before and after its write — the process check
- * with the forced warning, and the before/after snapshot of the store.
+ * with the forced warning, the before/after snapshot of the store, and the undo journal's entry
+ * (backups first; closed applied with the action's verdict, or failed). The applier declares what
+ * it changes, writes and verifies.
  */
 import type { PlanRoot, RepairPlan, RepairResult } from '../../../shared/model';
 import { actionOfPlan, type ActionApplyOptions } from './actions';

@@ -1,16 +1,23 @@
 /**
  * Issue 19 item 4: applyPlan makes the action's write frame (preconditions/write-frame.ts) and
  * the applier runs that frame — the source check before the lock, the process check right before
- * writing, the snapshot before and its diff after — instead of its own calls. A recording frame
- * wrapping the real one shows what ran, in which order, on which root.
+ * writing, the snapshot before and its diff after, the undo journal's entry around the write —
+ * instead of its own calls. A recording frame wrapping the real one shows what ran, in which
+ * order, on which root. The journal's rule (applied, failed, abandoned, no entry) is tested on a
+ * frame of its own.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { realpathSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
 import { planUndo } from '../../../electron/engine/repair/undo/undo';
 import { type WriteFrame, writeFrame } from '../../../electron/engine/repair/preconditions';
-import { type Extracted, extractFixture } from './helpers';
+import { journaledWrite } from '../../../electron/engine/repair/preconditions/write-frame';
+import { startPlan, startResult, RefusedError } from '../../../electron/engine/repair/outcome';
+import { sha256, toolDir } from '../../../electron/engine/repair/journal';
+import type { RepairPlan } from '../../../shared/model';
+import { type Extracted, extractFixture, tempDir } from './helpers';
 
 let fx: Extracted | null = null;
 afterEach(() => {
@@ -21,7 +28,7 @@ afterEach(() => {
 /** The real frame for these options, recording each call as `what root`. */
 function recording(calls: string[], opts: Parameters<typeof writeFrame>[0]): WriteFrame {
   const real = writeFrame(opts);
-  return {
+  const rec: WriteFrame = {
     assertSource: (root) => (calls.push(`source ${root}`), real.assertSource(root)),
     checkWrite: (root, o) => (calls.push(`checkWrite ${root}`), real.checkWrite(root, o)),
     async watch(root, scope) {
@@ -29,7 +36,13 @@ function recording(calls: string[], opts: Parameters<typeof writeFrame>[0]): Wri
       const w = await real.watch(root, scope);
       return { end: (into, expected, what) => (calls.push(`end ${what}`), w.end(into, expected, what)) };
     },
+    journaled(plan, result, spec, write) {
+      calls.push(`journal ${plan.action}`);
+      return journaledWrite(frame, plan, result, spec, (entry) => (calls.push(`write in ${entry ? entry.action : 'no entry'}`), write(entry)));
+    },
   };
+  const frame = rec;
+  return rec;
 }
 
 describe('applyPlan hands the write frame to the applier', () => {
@@ -40,12 +53,108 @@ describe('applyPlan hands the write frame to the applier', () => {
     const calls: string[] = [];
     const r = await applyPlan(plan, { skipProcessCheck: true, frame: recording(calls, { skipProcessCheck: true }) });
     expect(r.verified).toBe(true);
-    expect(calls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, `watch ${root}`, 'end the repair']);
+    expect(calls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, 'journal repair-index', `watch ${root}`, 'write in repair-index', 'end the repair']);
+    expect(journalLines(root).map((l) => `${l.type} ${l.id === r.undoId}`)).toEqual(['action true', 'applied true']);
 
     const undo = await planUndo(fx.storeDir, { skipProcessCheck: true });
     const undoCalls: string[] = [];
     const u = await applyPlan(undo, { skipProcessCheck: true, frame: recording(undoCalls, { skipProcessCheck: true }) });
     expect(u.verified).toBe(true);
     expect(undoCalls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, `watch ${root}`, 'end the undo']);
+  });
+});
+
+/** The undo journal of `root`, line by line. */
+function journalLines(root: string): { type: string; id: string; verified?: boolean; message?: string; changes?: unknown[] }[] {
+  return readFileSync(path.join(toolDir(root), 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe("the journaled write: the entry is the frame's, the applier only writes and verifies", () => {
+  let dir: { dir: string; cleanup(): void } | null = null;
+  afterEach(() => {
+    dir?.cleanup();
+    dir = null;
+  });
+  function setup() {
+    const t = tempDir('journaled-');
+    dir = t;
+    const root = realpathSync(t.dir);
+    mkdirSync(path.join(root, 'sequence'));
+    const file = path.join(root, 'sequence', 'f');
+    writeFileSync(file, 'old');
+    const plan: RepairPlan = { ...startPlan('salvage', root, root), summary: 'test write' };
+    return { root, file, plan, result: startResult(plan), frame: writeFrame({ skipProcessCheck: true }) };
+  }
+
+  it('opens the entry with the backup before the write, closes it applied with the verdict, and marks the result applied', async () => {
+    const { root, file, plan, result, frame } = setup();
+    let seenInWrite: string[] = [];
+    const out = await frame.journaled(plan, result, { root, what: 'the test', changes: () => [{ kind: 'file', path: file }] }, async (entry) => {
+      seenInWrite = journalLines(root).map((l) => l.type);
+      expect(entry?.changes).toEqual([
+        expect.objectContaining({ kind: 'file', path: file, before: expect.objectContaining({ exists: true, sha256: sha256(Buffer.from('old')) }) }),
+      ]);
+      writeFileSync(file, 'new');
+      return { verified: false, expected: [file] };
+    });
+    expect(out.verified).toBe(false);
+    expect(seenInWrite).toEqual(['action']); // durable before anything changed
+    const lines = journalLines(root);
+    expect(lines.map((l) => l.type)).toEqual(['action', 'applied']);
+    expect(lines[1].verified).toBe(false); // the applier's verdict, not the frame's
+    expect(result.undoId).toBe(lines[0].id);
+    expect(result.applied).toBe(true);
+    expect(result.verified).toBe(false); // the result's verdict stays the applier's
+    expect(result.warnings).toEqual([]); // the write changed only what it said
+  });
+
+  it('a write that throws closes the entry as failed with its message, and the error goes on', async () => {
+    const { root, file, plan, result, frame } = setup();
+    await expect(
+      frame.journaled(plan, result, { root, what: 'the test', changes: () => [{ kind: 'file', path: file }] }, async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    const lines = journalLines(root);
+    expect(lines.map((l) => `${l.type} ${l.message ?? ''}`)).toEqual(['action ', 'failed disk full']);
+    expect(result.applied).toBe(false);
+  });
+
+  it('a file that no longer holds the planned bytes abandons the entry and refuses: the write never runs', async () => {
+    const { root, file, plan, result, frame } = setup();
+    let wrote = false;
+    const err = await frame
+      .journaled(
+        plan,
+        result,
+        { root, what: 'the test', changes: () => [{ kind: 'file', path: file }], expect: { path: file, sha256: sha256(Buffer.from('planned')) } },
+        async () => {
+          wrote = true;
+          return { verified: true, expected: [file] };
+        },
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RefusedError);
+    expect((err as Error).message).toContain(`${file} changed since the plan was made`);
+    expect(wrote).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(journalLines(root).map((l) => l.type)).toEqual(['action', 'abandoned']);
+    expect(result.applied).toBe(false);
+  });
+
+  it('journal: false opens no entry (nothing local changes), yet the write runs in the snapshot', async () => {
+    const { root, file, plan, result, frame } = setup();
+    const out = await frame.journaled(plan, result, { root, what: 'the test', journal: false, changes: () => [] }, async (entry) => {
+      expect(entry).toBeNull();
+      writeFileSync(file, 'unexpected');
+      return { verified: true, expected: [] };
+    });
+    expect(out.verified).toBe(true);
+    expect(result.undoId).toBeNull();
+    expect(result.applied).toBe(true);
+    expect(result.warnings.join('\n')).toMatch(/the test/); // the snapshot saw a change nobody declared
   });
 });

@@ -15,7 +15,6 @@ import { durableUnlink } from '../write';
 import { assertInside } from '../write';
 import { assertNotRefused, forcedWarning, startPlan } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { openAction } from '../journal';
 import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
 import { headObject, httpStatus, unquote } from './s3ops';
 import { startResult } from '../outcome';
@@ -185,76 +184,78 @@ export async function applyMultipart(
     result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';
     return result;
   }
-  const watch = await frame.watch(d.rootPath);
-  const action = d.records.length
-    ? await openAction({
-        rootPath: d.rootPath,
-        storePath: plan.storePath,
-        action: 'multipart',
-        summary: plan.summary,
-        changes: d.records.map((p) => ({ kind: 'file' as const, path: p })),
-      })
-    : null;
-  result.undoId = action?.id ?? null;
-  const failed = new Set<string>();
-  for (const s of settle) {
-    const step = {
-      kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'forget-upload',
-      target: `s3://${d.bucket}/${s.key}`,
-      description: s.reason,
-    };
-    try {
-      if (s.recordPath) await assertInside(d.rootPath, s.recordPath, 'the multipart record');
-      if (s.op === 'complete') {
-        await opts.client.send(
-          new (awsS3().CompleteMultipartUploadCommand)({
-            Bucket: d.bucket,
-            Key: s.key,
-            UploadId: s.uploadId,
-            ...(opts.force ? {} : { IfNoneMatch: '*' }),
-            MultipartUpload: {
-              Parts: [...s.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
-            },
-          }),
-          { abortSignal: opts.signal },
-        );
-        if (!(await headObject(opts.client, d.bucket, s.key, opts.signal))) throw new Error('HeadObject does not find the completed object');
-      } else if (s.op === 'abort') {
-        await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), { abortSignal: opts.signal });
+  const { removed } = await frame.journaled(
+    plan,
+    result,
+    {
+      root: d.rootPath,
+      what: 'the settlement',
+      // Only the local records are changed (and backed up); the uploads are settled in the bucket.
+      journal: d.records.length > 0,
+      changes: () => d.records.map((p) => ({ kind: 'file' as const, path: p })),
+    },
+    async () => {
+      const failed = new Set<string>();
+      for (const s of settle) {
+        const step = {
+          kind: s.op === 'complete' ? 'complete-upload' : s.op === 'abort' ? 'abort-upload' : 'forget-upload',
+          target: `s3://${d.bucket}/${s.key}`,
+          description: s.reason,
+        };
+        try {
+          if (s.recordPath) await assertInside(d.rootPath, s.recordPath, 'the multipart record');
+          if (s.op === 'complete') {
+            await opts.client.send(
+              new (awsS3().CompleteMultipartUploadCommand)({
+                Bucket: d.bucket,
+                Key: s.key,
+                UploadId: s.uploadId,
+                ...(opts.force ? {} : { IfNoneMatch: '*' }),
+                MultipartUpload: {
+                  Parts: [...s.parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag}"` })),
+                },
+              }),
+              { abortSignal: opts.signal },
+            );
+            if (!(await headObject(opts.client, d.bucket, s.key, opts.signal))) throw new Error('HeadObject does not find the completed object');
+          } else if (s.op === 'abort') {
+            await opts.client.send(new (awsS3().AbortMultipartUploadCommand)({ Bucket: d.bucket, Key: s.key, UploadId: s.uploadId }), {
+              abortSignal: opts.signal,
+            });
+          }
+          result.steps.push({
+            step,
+            ok: true,
+            message: s.op === 'forget' ? 'the server has no such upload' : s.op === 'complete' ? 'completed and confirmed' : 'aborted',
+          });
+        } catch (err) {
+          if (s.recordPath) failed.add(s.recordPath);
+          result.verified = false;
+          result.unsettled!.push(`${s.key} (${s.uploadId}): ${s.op} failed: ${(err as Error).message}`);
+          result.steps.push({ step, ok: false, message: (err as Error).message });
+        }
       }
-      result.steps.push({
-        step,
-        ok: true,
-        message: s.op === 'forget' ? 'the server has no such upload' : s.op === 'complete' ? 'completed and confirmed' : 'aborted',
-      });
-    } catch (err) {
-      if (s.recordPath) failed.add(s.recordPath);
-      result.verified = false;
-      result.unsettled!.push(`${s.key} (${s.uploadId}): ${s.op} failed: ${(err as Error).message}`);
-      result.steps.push({ step, ok: false, message: (err as Error).message });
-    }
-  }
-  // a record goes only when every upload it holds or proves was settled just now
-  const removed: string[] = [];
-  for (const r of d.records) {
-    const step = { kind: 'delete-file', target: r, description: 'remove the local record' };
-    if (failed.has(r)) {
-      result.steps.push({ step, ok: false, message: 'kept: an upload it holds or proves was not settled' });
-      continue;
-    }
-    try {
-      await durableUnlink(d.rootPath, await assertInside(d.rootPath, r, 'the multipart record'));
-      removed.push(r);
-      result.steps.push({ step, ok: true, message: 'removed (backed up for undo)' });
-    } catch (err) {
-      result.verified = false;
-      result.unsettled!.push(`${r}: the record could not be removed: ${(err as Error).message}`);
-      result.steps.push({ step, ok: false, message: (err as Error).message });
-    }
-  }
-  await action?.applied(result.verified);
-  await watch.end(result, removed, 'the settlement');
-  result.applied = true;
+      // a record goes only when every upload it holds or proves was settled just now
+      const removed: string[] = [];
+      for (const r of d.records) {
+        const step = { kind: 'delete-file', target: r, description: 'remove the local record' };
+        if (failed.has(r)) {
+          result.steps.push({ step, ok: false, message: 'kept: an upload it holds or proves was not settled' });
+          continue;
+        }
+        try {
+          await durableUnlink(d.rootPath, await assertInside(d.rootPath, r, 'the multipart record'));
+          removed.push(r);
+          result.steps.push({ step, ok: true, message: 'removed (backed up for undo)' });
+        } catch (err) {
+          result.verified = false;
+          result.unsettled!.push(`${r}: the record could not be removed: ${(err as Error).message}`);
+          result.steps.push({ step, ok: false, message: (err as Error).message });
+        }
+      }
+      return { verified: result.verified, removed, expected: removed };
+    },
+  );
   const ok = result.steps.filter((x) => x.ok && x.step.kind !== 'delete-file').length;
   const left = result.unsettled!.length;
   result.summary = `Settled ${ok} of ${settle.length} multipart upload(s).${removed.length ? ` Removed ${removed.length} record(s).` : ''}${left ? ` ${left} left unsettled.` : ''}`;

@@ -18,7 +18,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
 import { assertNotRefused, startResult } from '../outcome';
 import { type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { ensureToolDir, openAction, openJournalAppender, toolDir } from '../journal';
+import { ensureToolDir, openJournalAppender, toolDir } from '../journal';
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
 import { ReplayMover } from './replay-moves';
 import { renderReplayKey } from './replay-plan';
@@ -103,24 +103,41 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
-    const watch = await frame.watch(d.rootPath);
+    const idxFile = d.outputId !== null ? seqIndexPaths(d.rootPath, d.outputId).file : null;
+    const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
+    await frame.journaled(
+      plan,
+      result,
+      {
+        root: d.rootPath,
+        what: 'the replay',
+        changes: () => (idxFile && d.hasIndex ? [{ kind: 'file' as const, path: idxFile }] : []),
+        undoable: false,
+        undoNote:
+          'A replay cannot be undone: its objects are in the bucket, and moving the chunks back would make Fluent Bit send them a second time. The replayed chunks are kept in .store-doctor/replayed/.',
+      },
+      async () => {
+        await upload(idxFile);
+        return { expected, verified: items.every((i) => i.state !== 'failed') };
+      },
+    );
+    const ok = items.filter((i) => i.state === 'done').length;
+    const failed = items.filter((i) => i.state === 'failed').length;
+    const left = todo.length - ok - failed;
+    result.verified = failed === 0 && left === 0;
+    if (!todo.length) result.summary = `Nothing left to replay; the next index now covers every key an earlier replay used.`;
+    else
+      result.summary = `Replayed ${ok} of ${todo.length} chunks to s3://${d.bucket}${failed ? `; ${failed} failed` : ''}${left ? `; ${left} not started (cancelled) — run again to resume` : ''}.`;
+    return result;
+  }
+
+  /** The uploads, the moves and the next index, inside the journal entry the frame opened. */
+  async function upload(idxFile: string | null): Promise<void> {
     const journal = path.join(toolDir(d.rootPath), REPLAY_JOURNAL);
     const { states, maxIndex } = await loadReplayState(d.rootPath);
-    const idxFile = d.outputId !== null ? seqIndexPaths(d.rootPath, d.outputId).file : null;
     const cur = idxFile ? await readSeqIndexState(idxFile) : null;
     let counter = Math.max(d.firstIndex, maxIndex !== null ? maxIndex + 1 : 0, cur?.state === 'value' ? cur.value : 0);
     const alloc = () => counter++;
-    const action = await openAction({
-      rootPath: d.rootPath,
-      storePath: plan.storePath,
-      action: 'replay',
-      summary: plan.summary,
-      changes: idxFile && d.hasIndex ? [{ kind: 'file', path: idxFile }] : [],
-      undoable: false,
-      undoNote:
-        'A replay cannot be undone: its objects are in the bucket, and moving the chunks back would make Fluent Bit send them a second time. The replayed chunks are kept in .store-doctor/replayed/.',
-    });
-    result.undoId = action.id;
     const randomKeys = d.keyFormat.includes('$UUID') || (!d.hasIndex && !d.staticFilePath);
     const fmt = { keyFormat: d.keyFormat, tagDelimiters: d.tagDelimiters, staticFilePath: d.staticFilePath };
     const now = () => new Date().toISOString();
@@ -164,7 +181,6 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
     // The next index written at the end covers the keys journaled, not keys given but never used.
     const before = counter;
     let used = false;
-    let runError: unknown = null;
     // Conflicts take their next index only after every planned chunk has its own (Fluent Bit's order).
     let assigned: Promise<void> = Promise.resolve();
     try {
@@ -272,9 +288,6 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         .then(() => Promise.all(moves));
       await workers;
       await producing;
-    } catch (err) {
-      runError = err;
-      throw err;
     } finally {
       await workers.catch(() => undefined);
       await assigned;
@@ -291,19 +304,6 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
         }
       }
       await jw.close();
-      if (runError) await action.failed((runError as Error).message ?? String(runError));
-      else await action.applied(items.every((i) => i.state !== 'failed'));
     }
-    const expected = [...todo.map((i) => path.join(d.rootPath, i.chunkPath)), ...(idxFile ? [idxFile] : [])];
-    await watch.end(result, expected, 'the replay');
-    const ok = items.filter((i) => i.state === 'done').length;
-    const failed = items.filter((i) => i.state === 'failed').length;
-    const left = todo.length - ok - failed;
-    result.applied = true;
-    result.verified = failed === 0 && left === 0;
-    if (!todo.length) result.summary = `Nothing left to replay; the next index now covers every key an earlier replay used.`;
-    else
-      result.summary = `Replayed ${ok} of ${todo.length} chunks to s3://${d.bucket}${failed ? `; ${failed} failed` : ''}${left ? `; ${left} not started (cancelled) — run again to resume` : ''}.`;
-    return result;
   }
 }

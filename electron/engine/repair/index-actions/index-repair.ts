@@ -17,8 +17,8 @@ import {
   unsafeIndexReason,
   writeSeqIndex,
 } from './index-file';
-import { openAction, sha256, type ChangeSpec } from '../journal';
-import { assertNotRefused, forcedWarning, RefusedError, startResult, startPlan } from '../outcome';
+import { sha256, type ChangeSpec } from '../journal';
+import { assertNotRefused, forcedWarning, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { rootEvidence } from '../../store/root-evidence';
 
@@ -248,47 +248,44 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
   result.warnings.push(...check.warnings.filter((w) => !result.warnings.includes(w)));
   if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
 
-  const watch = await frame.watch(d.rootPath, ['sequence']);
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);
-  const changes: ChangeSpec[] = [];
-  if (!(await pathExists(sequenceDir))) changes.push({ kind: 'mkdir', path: sequenceDir });
-  if (!(await pathExists(indexDir))) changes.push({ kind: 'mkdir', path: indexDir });
-  changes.push({ kind: 'file', path: file });
-  // The backup read is also the check that the file still holds what the plan was made on.
-  const expectedSha = d.expectedBeforeHex === null ? null : sha256(Buffer.from(d.expectedBeforeHex, 'hex'));
-  const action = await openAction({
-    rootPath: d.rootPath,
-    storePath: plan.storePath,
-    action: plan.action,
-    summary: plan.summary,
-    changes,
-    evidence: d.evidence ? [d.evidence] : undefined,
-  });
-  const before = action.entry.changes.find((c) => c.kind === 'file' && c.path === file);
-  const beforeSha = before?.kind === 'file' && before.before.exists ? (before.before.sha256 ?? null) : null;
-  if (beforeSha !== expectedSha) {
-    await action.abandon(`${file} changed since the plan was made`);
-    throw new RefusedError([`${file} changed since the plan was made (Fluent Bit running?): plan again.`]);
-  }
-  result.undoId = action.id;
-  let written: SeqIndexInfo;
-  try {
-    const w = await writeSeqIndex(d.rootPath, d.outputId, d.value);
-    result.warnings.push(...w.warnings);
-    written = w.info;
-    for (const s of plan.steps) result.steps.push({ step: s, ok: true, message: s.kind === 'mkdir' ? 'created' : 'written, fsynced, renamed, read back' });
-  } catch (err) {
-    await action.failed((err as Error).message);
-    result.steps.push({ step: plan.steps[plan.steps.length - 1], ok: false, message: (err as Error).message });
-    throw err;
-  }
-  const verified = written.valueText === String(d.value) && written.status === 'ok';
-  if (!verified) result.warnings.push(`Read back: Fluent Bit would read ${written.valueText ?? 'nothing'} from seq_index_${d.outputId}, expected ${d.value}.`);
-  await watch.end(result, [file, ...changes.filter((c) => c.kind === 'mkdir').map((c) => c.path)], 'the repair');
-  await action.applied(verified, { [file]: { exists: true, sha256: sha256(encodeSeqIndex(d.value)), size: encodeSeqIndex(d.value).length } });
-  result.applied = true;
+  const made: string[] = [];
+  const { verified, written } = await frame.journaled(
+    plan,
+    result,
+    {
+      root: d.rootPath,
+      scope: ['sequence'],
+      what: 'the repair',
+      changes: async () => {
+        if (!(await pathExists(sequenceDir))) made.push(sequenceDir);
+        if (!(await pathExists(indexDir))) made.push(indexDir);
+        return [...made.map((p): ChangeSpec => ({ kind: 'mkdir', path: p })), { kind: 'file', path: file }];
+      },
+      evidence: d.evidence ? [d.evidence] : undefined,
+      // The backup read is also the check that the file still holds what the plan was made on.
+      expect: { path: file, sha256: d.expectedBeforeHex === null ? null : sha256(Buffer.from(d.expectedBeforeHex, 'hex')) },
+    },
+    async () => {
+      let written: SeqIndexInfo;
+      try {
+        const w = await writeSeqIndex(d.rootPath, d.outputId, d.value);
+        result.warnings.push(...w.warnings);
+        written = w.info;
+        for (const s of plan.steps) result.steps.push({ step: s, ok: true, message: s.kind === 'mkdir' ? 'created' : 'written, fsynced, renamed, read back' });
+      } catch (err) {
+        result.steps.push({ step: plan.steps[plan.steps.length - 1], ok: false, message: (err as Error).message });
+        throw err;
+      }
+      const verified = written.valueText === String(d.value) && written.status === 'ok';
+      if (!verified)
+        result.warnings.push(`Read back: Fluent Bit would read ${written.valueText ?? 'nothing'} from seq_index_${d.outputId}, expected ${d.value}.`);
+      const bytes = encodeSeqIndex(d.value);
+      return { verified, written, expected: [file, ...made], after: { [file]: { exists: true, sha256: sha256(bytes), size: bytes.length } } };
+    },
+  );
   result.verified = verified;
   result.written = written;
-  result.summary = `seq_index_${d.outputId} now holds ${d.value}${verified ? ' (verified)' : ' (NOT verified)'}; the undo journal has entry ${action.id}.`;
+  result.summary = `seq_index_${d.outputId} now holds ${d.value}${verified ? ' (verified)' : ' (NOT verified)'}; the undo journal has entry ${result.undoId}.`;
   return result;
 }

@@ -14,7 +14,7 @@ import { atomicWriteFile, mkdirExact } from '../write';
 import { assertNotRefused, forcedWarning, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { openAction, type ChangeSpec } from '../journal';
+import type { ChangeSpec } from '../journal';
 import { readSeqIndexState } from './index-file';
 import { copyToShadow, defaultShadowDir, readShadow } from '../shadow';
 import { safeReadFile, type SafeReadError } from '../../store/safe-read';
@@ -168,26 +168,36 @@ export async function applyProtectPlan(
     result.verified = true;
     return result;
   }
-  const changes: ChangeSpec[] = [];
   if (d.kind === 'protect-marker') {
     const frame = writeFrame(opts);
     await frame.checkWrite(d.rootPath);
     const marker = d.marker;
     const seq = path.dirname(marker);
-    const watch = await frame.watch(d.rootPath, ['sequence']);
-    if (!(await pathExists(seq))) changes.push({ kind: 'mkdir', path: seq });
-    changes.push({ kind: 'file', path: marker });
-    const action = await openAction({ rootPath: d.rootPath, storePath: plan.storePath, action: 'protect-index', summary: plan.summary, changes });
-    result.undoId = action.id;
-    const st = await fsp.stat(d.rootPath);
-    await mkdirExact(d.rootPath, seq, 0o755, { uid: st.uid, gid: st.gid });
-    const w = await atomicWriteFile(d.rootPath, marker, markerBytes(), { mode: 0o600, owner: { uid: st.uid, gid: st.gid } });
-    result.warnings.push(...w.warnings);
-    const back = w.written;
-    const h = decodeChunkHeader(back, back.length);
-    result.verified = h.status === 'ok' && h.contentLength === 0 && back.subarray(24, 24 + (h.metaLength ?? 0)).toString() === MARKER_META;
-    await action.applied(result.verified);
-    await watch.end(result, [marker, seq], 'the protection');
+    const made: string[] = [];
+    const out = await frame.journaled(
+      plan,
+      result,
+      {
+        root: d.rootPath,
+        scope: ['sequence'],
+        what: 'the protection',
+        changes: async () => {
+          if (!(await pathExists(seq))) made.push(seq);
+          return [...made.map((p): ChangeSpec => ({ kind: 'mkdir', path: p })), { kind: 'file', path: marker }];
+        },
+      },
+      async () => {
+        const st = await fsp.stat(d.rootPath);
+        await mkdirExact(d.rootPath, seq, 0o755, { uid: st.uid, gid: st.gid });
+        const w = await atomicWriteFile(d.rootPath, marker, markerBytes(), { mode: 0o600, owner: { uid: st.uid, gid: st.gid } });
+        result.warnings.push(...w.warnings);
+        const back = w.written;
+        const h = decodeChunkHeader(back, back.length);
+        const verified = h.status === 'ok' && h.contentLength === 0 && back.subarray(24, 24 + (h.metaLength ?? 0)).toString() === MARKER_META;
+        return { verified, expected: [marker, seq] };
+      },
+    );
+    result.verified = out.verified;
     result.summary = `Marker chunk written to ${marker}${result.verified ? ' (verified: a valid empty chunk)' : ' (NOT verified)'}.`;
   } else {
     // Written outside the store, and meant to run while Fluent Bit runs: no store watch. But never

@@ -13,4 +13,12 @@ export {
   type WriteTestHooks,
 } from './write-check';
 export { takeWriteLock, WRITE_LOCK } from './write-lock';
-export { type FrameWatch, type WriteFrame, type WriteFrameOptions, type WriteCheckOutcome, writeFrame } from './write-frame';
+export {
+  type FrameWatch,
+  type JournaledOutcome,
+  type JournaledSpec,
+  type WriteFrame,
+  type WriteFrameOptions,
+  type WriteCheckOutcome,
+  writeFrame,
+} from './write-frame';

@@ -2,15 +2,20 @@
  * The write frame: the prologue and epilogue every applier runs around its write, written once.
  * Prologue: the source check (an archive or read-only source is never written), the process
  * check right before writing (refused unless forced; the forced warning names what the force
- * overrides) and the start of the before/after snapshot of the store. Epilogue: the snapshot's
- * diff ("the store changed during …"), added to the result's warnings.
+ * overrides), the start of the before/after snapshot of the store, and the undo journal's entry
+ * (every file the action changes backed up, the entry fsynced, before anything is changed).
+ * Epilogue: the entry closed (`applied` with the action's read-back verdict, `failed` with its
+ * error), the snapshot's diff ("the store changed during …") added to the result's warnings, and
+ * the result marked applied. The applier only declares what it will change, writes and verifies.
  *
  * applyPlan (repair/apply.ts) makes one frame per action from its options and hands it to the
  * applier; an applier called without one (tests) makes it here from the same options, so the
- * rule lives in this file alone. Appliers never call checkWriteAllowed or watchStore themselves
- * (test/structure/write-frame.test.ts).
+ * rule lives in this file alone. Appliers never call checkWriteAllowed, watchStore or openAction
+ * themselves (test/structure/write-frame.test.ts).
  */
-import { assertNotRefused, forcedWarning } from '../outcome';
+import type { RepairPlan, RepairResult } from '../../../../shared/model';
+import { type ActionEntry, type AfterState, type ChangeSpec, openAction } from '../journal';
+import { assertNotRefused, forcedWarning, RefusedError } from '../outcome';
 import { checkWriteAllowed, watchStore, type WriteTestHooks } from './write-check';
 
 type Refusal = { reason: string; forceable: boolean };
@@ -37,6 +42,38 @@ export interface FrameWatch {
   end(into: { warnings: string[] }, expected: string[], what: string): Promise<void>;
 }
 
+/** What a journaled write changes, and how its entry reads (the plan gives the action, store and summary). */
+export interface JournaledSpec {
+  /** The root written to: its journal, its backups, its snapshot. */
+  root: string;
+  /** The snapshot covers only these top-level folders of the root (undefined: all of it). */
+  scope?: string[];
+  /** What the snapshot's warning calls the write ("the repair"). */
+  what: string;
+  /** False: nothing local is changed, no entry is opened (the write still runs in the snapshot). */
+  journal?: boolean;
+  /** What will change, read after the snapshot started (e.g. a folder made only if absent). */
+  changes: () => ChangeSpec[] | Promise<ChangeSpec[]>;
+  undoable?: boolean;
+  undoNote?: string;
+  evidence?: ActionEntry['evidence'];
+  /**
+   * The bytes the plan was made on, as sha256 (null: the file was absent). The backup read is the
+   * check: a file that changed since abandons the entry and refuses the write ("plan again").
+   */
+  expect?: { path: string; sha256: string | null };
+}
+
+/** What a journaled write returns: its read-back, for the entry and the snapshot. */
+export interface JournaledOutcome {
+  /** Every change read back as planned (the entry's `verified`). */
+  verified: boolean;
+  /** The files' after-states when the write knows them (else read from disk). */
+  after?: Record<string, AfterState>;
+  /** The paths the write was meant to change: the snapshot's diff leaves them out. */
+  expected: string[];
+}
+
 export interface WriteFrame {
   /** An archive or read-only source is refused (never forceable); no process check. */
   assertSource(root: string): Promise<void>;
@@ -48,12 +85,24 @@ export interface WriteFrame {
   checkWrite(root: string, o?: { also?: Refusal[]; skipProcessCheck?: boolean }): Promise<WriteCheckOutcome>;
   /** Start the before/after snapshot of `root` (`scope`: only these top-level folders). */
   watch(root: string, scope?: string[]): Promise<FrameWatch>;
+  /**
+   * The journaled write: the snapshot starts, the entry is opened with the backups of `changes`
+   * (and `expect` checked on them), then `write` runs; its error closes the entry as failed and is
+   * thrown on, its outcome closes it as applied. The result gets the entry's id and `applied`;
+   * its `verified` and summary stay the applier's.
+   */
+  journaled<T extends JournaledOutcome>(
+    plan: RepairPlan,
+    result: RepairResult,
+    spec: JournaledSpec,
+    write: (entry: ActionEntry | null) => Promise<T>,
+  ): Promise<T>;
 }
 
 /** The frame of an applier: the one applyPlan handed it, else one made from its options. */
 export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
   if (opts.frame) return opts.frame;
-  return {
+  const frame: WriteFrame = {
     async assertSource(root) {
       assertNotRefused((await checkWriteAllowed(root, { skipProcessCheck: true })).refusals, false);
     },
@@ -72,5 +121,53 @@ export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
         },
       };
     },
+    journaled: (plan, result, spec, write) => journaledWrite(frame, plan, result, spec, write),
   };
+  return frame;
+}
+
+/** The journaled write of `frame` (its snapshot): the one rule, also for a frame that wraps another (tests). */
+export async function journaledWrite<T extends JournaledOutcome>(
+  frame: WriteFrame,
+  plan: RepairPlan,
+  result: RepairResult,
+  spec: JournaledSpec,
+  write: (entry: ActionEntry | null) => Promise<T>,
+): Promise<T> {
+  const watch = await frame.watch(spec.root, spec.scope);
+  const changes = await spec.changes();
+  const action =
+    spec.journal === false
+      ? null
+      : await openAction({
+          rootPath: spec.root,
+          storePath: plan.storePath,
+          action: plan.action,
+          summary: plan.summary,
+          changes,
+          undoable: spec.undoable,
+          undoNote: spec.undoNote,
+          evidence: spec.evidence,
+        });
+  if (action && spec.expect) {
+    const want = spec.expect;
+    const c = action.entry.changes.find((x) => x.kind === 'file' && x.path === want.path);
+    const sha = c?.kind === 'file' && c.before.exists ? (c.before.sha256 ?? null) : null;
+    if (sha !== want.sha256) {
+      await action.abandon(`${want.path} changed since the plan was made`);
+      throw new RefusedError([`${want.path} changed since the plan was made (Fluent Bit running?): plan again.`]);
+    }
+  }
+  result.undoId = action?.id ?? null;
+  let out: T;
+  try {
+    out = await write(action?.entry ?? null);
+  } catch (err) {
+    await action?.failed((err as Error)?.message ?? String(err));
+    throw err;
+  }
+  await action?.applied(out.verified, out.after);
+  await watch.end(result, out.expected, spec.what);
+  result.applied = true;
+  return out;
 }

@@ -14,7 +14,6 @@ import { analyzeEngineChunk, readChunkBytes } from '../../storage-path';
 import { atomicWriteFile } from '../write';
 import { assertNotRefused, forcedWarning } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { openAction } from '../journal';
 import { startResult } from '../outcome';
 import { readStoreChunk } from './salvage-store';
 import { fluentBitsConfiguredFor } from '../preconditions';
@@ -145,42 +144,34 @@ export async function applySalvage(
     if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
     writes.push({ path: c.path, bytes: r.salvage, records: c.records });
   }
-  const watch = await frame.watch(d.rootPath, [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))]);
-  const action = await openAction({
-    rootPath: d.rootPath,
-    storePath: plan.storePath,
-    action: 'salvage',
-    summary: plan.summary,
-    changes: writes.map((w) => ({ kind: 'file' as const, path: w.path })),
-  });
-  result.undoId = action.id;
-  let verified = true;
-  try {
-    for (const [i, w] of writes.entries()) {
-      const out = await atomicWriteFile(d.rootPath, w.path, w.bytes);
-      result.warnings.push(...out.warnings);
-      const back = d.layout === 'store-dir' ? verifyStore(out.written) : verifyEngine(w.path, out.written);
-      const ok = back.crc === 'valid' && back.tornBytes === 0 && back.records === w.records;
-      verified &&= ok;
-      result.steps.push({
-        step: plan.steps[i],
-        ok,
-        message: ok
-          ? `written; read back: ${d.layout === 'store-dir' ? 'header loads' : 'CRC valid'}, ${back.records} record(s), no torn tail`
-          : `written but the read-back does not verify (${back.crc}, ${back.records} records)`,
-      });
-    }
-  } catch (err) {
-    await action.failed((err as Error).message);
-    throw err;
-  }
-  await action.applied(verified);
-  await watch.end(
+  const { verified } = await frame.journaled(
+    plan,
     result,
-    writes.map((w) => w.path),
-    'the salvage',
+    {
+      root: d.rootPath,
+      scope: [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))],
+      what: 'the salvage',
+      changes: () => writes.map((w) => ({ kind: 'file' as const, path: w.path })),
+    },
+    async () => {
+      let verified = true;
+      for (const [i, w] of writes.entries()) {
+        const out = await atomicWriteFile(d.rootPath, w.path, w.bytes);
+        result.warnings.push(...out.warnings);
+        const back = d.layout === 'store-dir' ? verifyStore(out.written) : verifyEngine(w.path, out.written);
+        const ok = back.crc === 'valid' && back.tornBytes === 0 && back.records === w.records;
+        verified &&= ok;
+        result.steps.push({
+          step: plan.steps[i],
+          ok,
+          message: ok
+            ? `written; read back: ${d.layout === 'store-dir' ? 'header loads' : 'CRC valid'}, ${back.records} record(s), no torn tail`
+            : `written but the read-back does not verify (${back.crc}, ${back.records} records)`,
+        });
+      }
+      return { verified, expected: writes.map((w) => w.path) };
+    },
   );
-  result.applied = true;
   result.verified = verified;
   result.summary = `Salvaged ${writes.length} chunk(s) (${writes.reduce((n, w) => n + w.records, 0)} record(s))${verified ? ', verified' : ', NOT verified'}; undo with \`store-doctor undo ${d.rootPath} --apply\`.`;
   return result;
