@@ -7,7 +7,7 @@
  * frame of its own.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyPlan } from '../../../electron/engine/repair/apply';
 import { planIndexRepair } from '../../../electron/engine/repair/index-actions/index-repair';
@@ -53,7 +53,7 @@ describe('applyPlan hands the write frame to the applier', () => {
     const calls: string[] = [];
     const r = await applyPlan(plan, { skipProcessCheck: true, frame: recording(calls, { skipProcessCheck: true }) });
     expect(r.verified).toBe(true);
-    expect(calls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, 'journal repair-index', `watch ${root}`, 'write in repair-index', 'end the repair']);
+    expect(calls).toEqual([`source ${fx.root}`, 'journal repair-index', `checkWrite ${root}`, `watch ${root}`, 'write in repair-index', 'end the repair']);
     expect(journalLines(root).map((l) => `${l.type} ${l.id === r.undoId}`)).toEqual(['action true', 'applied true']);
 
     const undo = await planUndo(fx.storeDir, { skipProcessCheck: true });
@@ -143,6 +143,31 @@ describe("the journaled write: the entry is the frame's, the applier only writes
     expect(readFileSync(file, 'utf8')).toBe('old');
     expect(journalLines(root).map((l) => l.type)).toEqual(['action', 'abandoned']);
     expect(result.applied).toBe(false);
+  });
+
+  it('the process check comes first: refused, nothing is opened or written; forced, the result says what the force overrode', async () => {
+    const { root, file, plan, result, frame } = setup();
+    let wrote = false;
+    const spec = {
+      root,
+      what: 'the test',
+      check: { also: [{ reason: 'a Fluent Bit holds it', forceable: true }] },
+      changes: () => [{ kind: 'file' as const, path: file }],
+    };
+    const write = async () => {
+      wrote = true;
+      return { verified: true, expected: [file] };
+    };
+    await expect(frame.journaled(plan, result, spec, write)).rejects.toBeInstanceOf(RefusedError);
+    expect(wrote).toBe(false);
+    expect(existsSync(toolDir(root))).toBe(false); // no journal, no backup
+    expect(result.undoId).toBeNull();
+
+    const forced = writeFrame({ skipProcessCheck: true, force: true });
+    await forced.journaled(plan, result, spec, write);
+    expect(wrote).toBe(true);
+    expect(result.warnings.filter((w) => w.startsWith('Right before writing: ')).join('\n')).toContain('a Fluent Bit holds it');
+    expect(journalLines(root).map((l) => l.type)).toEqual(['action', 'applied']);
   });
 
   it('journal: false opens no entry (nothing local changes), yet the write runs in the snapshot', async () => {

@@ -178,7 +178,6 @@ export async function applyMultipart(
   const result: RepairResult = { ...startResult(plan), unsettled: [...d.unsettled] };
   const settle = d.settle.filter((s) => s.op !== 'none');
   const frame = writeFrame(opts);
-  await frame.checkWrite(d.rootPath, { skipProcessCheck: !d.records.length });
   result.verified = true; // nothing to do, or every settlement confirmed and record removed — until one fails
   if (!settle.length && !d.records.length) {
     result.summary = d.unsettled.length ? `Nothing settled: ${d.unsettled.length} upload(s) left as they are.` : 'Nothing to settle.';
@@ -190,6 +189,8 @@ export async function applyMultipart(
     {
       root: d.rootPath,
       what: 'the settlement',
+      // The process check guards the records' removal: without one, only the bucket is written.
+      check: { skipProcessCheck: !d.records.length },
       // Only the local records are changed (and backed up); the uploads are settled in the bucket.
       journal: d.records.length > 0,
       changes: () => d.records.map((p) => ({ kind: 'file' as const, path: p })),

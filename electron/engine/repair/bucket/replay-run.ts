@@ -18,7 +18,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Progress, RepairPlan, RepairResult, ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
 import { assertNotRefused, startResult } from '../outcome';
 import { type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { ensureToolDir, openJournalAppender, toolDir } from '../journal';
+import { openJournalAppender, toolDir } from '../journal';
 import { loadReplayState, REPLAY_JOURNAL, type ReplayLine } from './replay-journal';
 import { ReplayMover } from './replay-moves';
 import { renderReplayKey } from './replay-plan';
@@ -68,7 +68,6 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   const d: ReplayPlanDetails = plan.details;
   assertNotRefused(plan.refusals, opts.force);
   const frame = writeFrame(opts);
-  await frame.checkWrite(d.rootPath);
   const items: ReplayItem[] = d.items.map((i) => ({ ...i }));
   const todo = items.filter((i) => i.state === 'planned');
   const result: RepairResult & { items: ReplayItem[] } = { ...startResult(plan), items };
@@ -81,25 +80,20 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
   // The probe runs while the chunks are read and hashed; no upload starts before it has answered.
   let probeError: unknown = null;
   let probing: Promise<void> = Promise.resolve();
-  if (todo.length && (!opts.conditional || opts.conditional === 'probe')) {
-    probing = probeConditionalWrites(opts.client, d.bucket, opts.signal).then(
-      (p) => {
-        mode = p.mode;
-        if (p.warning) result.warnings.push(p.warning);
-      },
-      (err: unknown) => {
-        probeError = err ?? new Error('the conditional-write probe failed');
-      },
-    );
-  } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
-
+  const startProbe = () => {
+    if (todo.length && (!opts.conditional || opts.conditional === 'probe')) {
+      probing = probeConditionalWrites(opts.client, d.bucket, opts.signal).then(
+        (p) => {
+          mode = p.mode;
+          if (p.warning) result.warnings.push(p.warning);
+        },
+        (err: unknown) => {
+          probeError = err ?? new Error('the conditional-write probe failed');
+        },
+      );
+    } else if (mode === 'head-then-put') result.warnings.push('WARNING: conditional writes disabled: HEAD-then-PUT is NOT atomic.');
+  };
   // One replay (one writer) per root: applyPlan holds the root's write lock for the whole run.
-  try {
-    await ensureToolDir(d.rootPath);
-  } catch (err) {
-    await probing;
-    throw err;
-  }
   return run();
 
   async function run(): Promise<RepairResult & { items: ReplayItem[] }> {
@@ -117,7 +111,12 @@ export async function applyReplay(plan: RepairPlan, opts: ReplayApplyOptions): P
           'A replay cannot be undone: its objects are in the bucket, and moving the chunks back would make Fluent Bit send them a second time. The replayed chunks are kept in .store-doctor/replayed/.',
       },
       async () => {
-        await upload(idxFile);
+        startProbe();
+        try {
+          await upload(idxFile);
+        } finally {
+          await probing; // never left in flight
+        }
         return { expected, verified: items.every((i) => i.state !== 'failed') };
       },
     );

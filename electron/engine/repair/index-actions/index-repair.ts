@@ -244,10 +244,6 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
     return result;
   }
   const frame = writeFrame(opts);
-  const check = await frame.checkWrite(d.rootPath);
-  result.warnings.push(...check.warnings.filter((w) => !result.warnings.includes(w)));
-  if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
-
   const { sequenceDir, indexDir, file } = seqIndexPaths(d.rootPath, d.outputId);
   const made: string[] = [];
   const { verified, written } = await frame.journaled(

@@ -170,7 +170,6 @@ export async function applyProtectPlan(
   }
   if (d.kind === 'protect-marker') {
     const frame = writeFrame(opts);
-    await frame.checkWrite(d.rootPath);
     const marker = d.marker;
     const seq = path.dirname(marker);
     const made: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * The write frame: the prologue and epilogue every applier runs around its write, written once.
  * Prologue: the source check (an archive or read-only source is never written), the process
- * check right before writing (refused unless forced; the forced warning names what the force
+ * check right before writing (its warnings added to the result) (refused unless forced; the forced warning names what the force
  * overrides), the start of the before/after snapshot of the store, and the undo journal's entry
  * (every file the action changes backed up, the entry fsynced, before anything is changed).
  * Epilogue: the entry closed (`applied` with the action's read-back verdict, `failed` with its
@@ -50,6 +50,8 @@ export interface JournaledSpec {
   scope?: string[];
   /** What the snapshot's warning calls the write ("the repair"). */
   what: string;
+  /** The process check's options of this moment (checkWrite's): the action's own refusals, or no check needed. */
+  check?: { also?: Refusal[]; skipProcessCheck?: boolean };
   /** False: nothing local is changed, no entry is opened (the write still runs in the snapshot). */
   journal?: boolean;
   /** What will change, read after the snapshot started (e.g. a folder made only if absent). */
@@ -86,10 +88,11 @@ export interface WriteFrame {
   /** Start the before/after snapshot of `root` (`scope`: only these top-level folders). */
   watch(root: string, scope?: string[]): Promise<FrameWatch>;
   /**
-   * The journaled write: the snapshot starts, the entry is opened with the backups of `changes`
-   * (and `expect` checked on them), then `write` runs; its error closes the entry as failed and is
-   * thrown on, its outcome closes it as applied. The result gets the entry's id and `applied`;
-   * its `verified` and summary stay the applier's.
+   * The checked, journaled write: the process check (its warnings and the forced warning go to
+   * the result), the snapshot, the entry opened with the backups of `changes` (and `expect`
+   * checked on them), then `write`; its error closes the entry as failed and is thrown on, its
+   * outcome closes it as applied. The result gets the entry's id and `applied`; its `verified`
+   * and summary stay the applier's.
    */
   journaled<T extends JournaledOutcome>(
     plan: RepairPlan,
@@ -134,6 +137,9 @@ export async function journaledWrite<T extends JournaledOutcome>(
   spec: JournaledSpec,
   write: (entry: ActionEntry | null) => Promise<T>,
 ): Promise<T> {
+  const check = await frame.checkWrite(spec.root, spec.check);
+  for (const w of check.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
+  if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
   const watch = await frame.watch(spec.root, spec.scope);
   const changes = await spec.changes();
   const action =

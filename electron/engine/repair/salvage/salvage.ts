@@ -132,26 +132,31 @@ export async function applySalvage(
   assertNotRefused(plan.refusals, opts.force);
   if (!d.chunks.length) return { ...result, verified: true };
   const frame = writeFrame(opts);
-  await frame.checkWrite(d.rootPath, { also: d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck) });
-  // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
-  const writes: { path: string; bytes: Buffer; records: number }[] = [];
-  for (const c of d.chunks) {
+  const chunks = d.chunks.map((c) => {
     const rel = path.relative(d.rootPath, c.path);
     const [stream, name, ...rest] = rel.split(path.sep);
     if (!stream || !name || rest.length || rel.startsWith('..')) throw new Error(`${c.path}: not a chunk directly in a stream of ${d.rootPath}`);
-    const r = d.layout === 'store-dir' ? await rereadStore(c.path) : await readChunkBytes(path.join(d.rootPath, stream), stream, name);
-    if (!r.bytes || sha(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
-    if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
-    writes.push({ path: c.path, bytes: r.salvage, records: c.records });
-  }
+    return { ...c, stream, name };
+  });
+  const writes: { path: string; bytes: Buffer; records: number }[] = [];
   const { verified } = await frame.journaled(
     plan,
     result,
     {
       root: d.rootPath,
-      scope: [...new Set(writes.map((w) => path.relative(d.rootPath, w.path).split(path.sep)[0]))],
+      scope: [...new Set(chunks.map((c) => c.stream))],
       what: 'the salvage',
-      changes: () => writes.map((w) => ({ kind: 'file' as const, path: w.path })),
+      check: { also: d.layout === 'store-dir' ? [] : await configuredUsers(d.rootPath, opts.skipProcessCheck) },
+      // Every chunk still holds the planned bytes, and gives the planned salvage: else nothing is written.
+      changes: async () => {
+        for (const c of chunks) {
+          const r = d.layout === 'store-dir' ? await rereadStore(c.path) : await readChunkBytes(path.join(d.rootPath, c.stream), c.stream, c.name);
+          if (!r.bytes || sha(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
+          if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
+          writes.push({ path: c.path, bytes: r.salvage, records: c.records });
+        }
+        return writes.map((w) => ({ kind: 'file' as const, path: w.path }));
+      },
     },
     async () => {
       let verified = true;
