@@ -1,7 +1,7 @@
 /**
  * Issue 19 item 4: the write prologue and epilogue live in one place. The process check right
  * before writing (`checkWriteAllowed`), the forced warning, the before/after snapshot of the store
- * (`watchStore`) and the undo journal's entry (`openAction`: backups, then applied / failed /
+ * (`snapshotStore`) and the undo journal's entry (`openAction`: backups, then applied / failed /
  * abandoned) are run by the write frame, repair/preconditions/write-frame.ts, which applyPlan makes
  * for every action and hands to its applier. No applier calls them itself: it declares what it
  * changes, writes and verifies.
@@ -18,7 +18,7 @@ import { sourceFiles } from './source-files';
 const ROOT = path.resolve(__dirname, '../..');
 const PRECONDITIONS = path.join('electron', 'engine', 'repair', 'preconditions') + path.sep;
 
-/** `file#function` → why that function may call checkWriteAllowed / watchStore itself. */
+/** `file#function` → why that function may call checkWriteAllowed / snapshotStore itself. */
 const PLAN_TIME: Record<string, string> = {
   'electron/engine/repair/index-actions/index-repair.ts#withWriteCheck': 'plan refusals of repair-index (planIndexRepair)',
   'electron/engine/repair/index-actions/protect.ts#planProtectIndex': 'plan refusals of protect-index (marker and shadow)',
@@ -31,7 +31,7 @@ const PLAN_TIME: Record<string, string> = {
   'electron/engine/repair/undo/undo.ts#planUndo': 'plan refusals of undo (source, then the process check)',
 };
 
-/** Each call of checkWriteAllowed( / watchStore( / openAction( in `text`, as the top-level function it is in (`?` outside any). */
+/** Each call of checkWriteAllowed( / snapshotStore( / openAction( in `text`, as the top-level function it is in (`?` outside any). */
 export function frameCalls(text: string): string[] {
   const out: string[] = [];
   let fn = '?';
@@ -40,13 +40,13 @@ export function frameCalls(text: string): string[] {
     if (/^\s*(?:\*|\/\/|\/\*)/.test(line)) continue; // a comment names them, does not call them
     if (def) fn = def[1];
     else if (/^\S/.test(line) && !/^[})\]]/.test(line)) fn = '?';
-    for (const _ of line.matchAll(/(?<![\w.])(?:checkWriteAllowed|watchStore|openAction)\s*\(/g)) if (!def) out.push(fn);
+    for (const _ of line.matchAll(/(?<![\w.])(?:checkWriteAllowed|snapshotStore|openAction)\s*\(/g)) if (!def) out.push(fn);
   }
   return out;
 }
 
 describe('the write frame is the one prologue and epilogue', () => {
-  it('no file outside preconditions/ calls checkWriteAllowed, watchStore or openAction, except the listed planners', () => {
+  it('no file outside preconditions/ calls checkWriteAllowed, snapshotStore or openAction, except the listed planners', () => {
     const found = new Set<string>();
     const bad: string[] = [];
     for (const f of ['electron', 'shared', 'renderer/src'].flatMap((d) => sourceFiles(path.join(ROOT, d)))) {
@@ -67,15 +67,15 @@ describe('the write frame is the one prologue and epilogue', () => {
     const text = [
       'export async function applyX(plan) {',
       '  const g = await checkWriteAllowed(root, {});',
-      '  const w = await watchStore(root, hooks);',
+      '  const w = await snapshotStore(root, hooks);',
       '  const a = await openAction({ rootPath });',
       '}',
       'const y = 1;',
       'async function planX() {',
       '  return frame.checkWrite(root) && checkWriteAllowed (root);',
       '}',
-      " * the snapshot (watchStore (store changed)) is the frame's",
-      'export async function watchStore(root) {}',
+      " * the snapshot (snapshotStore (store changed)) is the frame's",
+      'export async function snapshotStore(root) {}',
       'export async function openAction(opts) {}',
     ].join('\n');
     expect(frameCalls(text)).toEqual(['applyX', 'applyX', 'applyX', 'planX']);

@@ -6,7 +6,7 @@
  * - atomic writes: atomicWriteFile, fsyncDir, durableMove, durableUnlink, mkdirExact — each takes the root
  *   first and runs through its anchor (anchor.ts: folders held by descriptor, never followed)
  * - journal + undo: openAction, lastUndoable, planUndo, applyUndo, undoLast
- * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, watchStore (store changed during an action)
+ * - guard: checkWriteAllowed, findProcessesUsing, snapshotTree, diffSnapshots, snapshotStore (store changed during an action)
  * - index: planIndexRepair, applyIndexPlan, writeSeqIndex, fscanfU64, readSeqIndexState
  * - shadow folder (a root's index kept outside the store, shadow/): shadowDirFor, defaultShadowDir, readShadow, recordValue, finalValues
  * - protection: planProtectIndex (marker | shadow), applyProtectPlan, planRestoreIndex, applyRestorePlan
@@ -29,7 +29,7 @@ export {
   findFluentBitProcesses,
   snapshotTree,
   diffSnapshots,
-  watchStore,
+  snapshotStore,
   type WriteCheckReport,
   type WriteTestHooks,
 } from './preconditions';

@@ -31,9 +31,9 @@ function recording(calls: string[], opts: Parameters<typeof writeFrame>[0]): Wri
   const rec: WriteFrame = {
     assertSource: (root) => (calls.push(`source ${root}`), real.assertSource(root)),
     checkWrite: (root, o) => (calls.push(`checkWrite ${root}`), real.checkWrite(root, o)),
-    async watch(root, scope) {
-      calls.push(`watch ${root}`);
-      const w = await real.watch(root, scope);
+    async snapshot(root, scope) {
+      calls.push(`snapshot ${root}`);
+      const w = await real.snapshot(root, scope);
       return { end: (into, expected, what) => (calls.push(`end ${what}`), w.end(into, expected, what)) };
     },
     journaled(plan, result, spec, write) {
@@ -46,21 +46,21 @@ function recording(calls: string[], opts: Parameters<typeof writeFrame>[0]): Wri
 }
 
 describe('applyPlan hands the write frame to the applier', () => {
-  it('repair-index and its undo run the frame they are given: source, checkWrite, watch, end', async () => {
+  it('repair-index and its undo run the frame they are given: source, checkWrite, snapshot, end', async () => {
     fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
     const root = realpathSync(fx.root);
     const plan = await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 12, skipProcessCheck: true });
     const calls: string[] = [];
     const r = await applyPlan(plan, { skipProcessCheck: true, frame: recording(calls, { skipProcessCheck: true }) });
     expect(r.verified).toBe(true);
-    expect(calls).toEqual([`source ${fx.root}`, 'journal repair-index', `checkWrite ${root}`, `watch ${root}`, 'write in repair-index', 'end the repair']);
+    expect(calls).toEqual([`source ${fx.root}`, 'journal repair-index', `checkWrite ${root}`, `snapshot ${root}`, 'write in repair-index', 'end the repair']);
     expect(journalLines(root).map((l) => `${l.type} ${l.id === r.undoId}`)).toEqual(['action true', 'applied true']);
 
     const undo = await planUndo(fx.storeDir, { skipProcessCheck: true });
     const undoCalls: string[] = [];
     const u = await applyPlan(undo, { skipProcessCheck: true, frame: recording(undoCalls, { skipProcessCheck: true }) });
     expect(u.verified).toBe(true);
-    expect(undoCalls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, `watch ${root}`, 'end the undo']);
+    expect(undoCalls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, `snapshot ${root}`, 'end the undo']);
   });
 });
 

@@ -9,12 +9,12 @@ export {
   type WriteCheckReport,
   planningScope,
   snapshotTree,
-  watchStore,
+  snapshotStore,
   type WriteTestHooks,
 } from './write-check';
 export { takeWriteLock, WRITE_LOCK } from './write-lock';
 export {
-  type FrameWatch,
+  type FrameSnapshot,
   type JournaledOutcome,
   type JournaledSpec,
   type WriteFrame,

@@ -192,7 +192,7 @@ export interface WriteTestHooks {
   afterSnapshot?: () => Promise<void> | void;
 }
 
-export interface StoreWatch {
+export interface StoreSnapshot {
   /** "WARNING: the store changed during <what>…" naming what changed, or null. `expected`: absolute paths we changed. */
   warning(expected: string[], what: string): Promise<string | null>;
 }
@@ -204,7 +204,7 @@ export interface StoreWatch {
  * `scope`: only these top-level folders are walked (besides the root's own entries), so an action
  * on one file does not stat every chunk of a big store twice.
  */
-export async function watchStore(rootPath: string, hooks?: WriteTestHooks, scope?: string[]): Promise<StoreWatch> {
+export async function snapshotStore(rootPath: string, hooks?: WriteTestHooks, scope?: string[]): Promise<StoreSnapshot> {
   const before = await snapshotTree(rootPath, scope);
   await hooks?.afterSnapshot?.();
   return {

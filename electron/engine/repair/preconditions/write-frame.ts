@@ -10,13 +10,13 @@
  *
  * applyPlan (repair/apply.ts) makes one frame per action from its options and hands it to the
  * applier; an applier called without one (tests) makes it here from the same options, so the
- * rule lives in this file alone. Appliers never call checkWriteAllowed, watchStore or openAction
+ * rule lives in this file alone. Appliers never call checkWriteAllowed, snapshotStore or openAction
  * themselves (test/structure/write-frame.test.ts).
  */
 import type { RepairPlan, RepairResult } from '../../../../shared/model';
 import { type ActionEntry, type AfterState, type ChangeSpec, openAction } from '../journal';
 import { assertNotRefused, forcedWarning, RefusedError } from '../outcome';
-import { checkWriteAllowed, watchStore, type WriteTestHooks } from './write-check';
+import { checkWriteAllowed, snapshotStore, type WriteTestHooks } from './write-check';
 
 type Refusal = { reason: string; forceable: boolean };
 
@@ -37,7 +37,7 @@ export interface WriteCheckOutcome {
   forced: string | null;
 }
 
-export interface FrameWatch {
+export interface FrameSnapshot {
   /** Epilogue: the snapshot's diff after the write; its warning (if any) is added to `into.warnings`. */
   end(into: { warnings: string[] }, expected: string[], what: string): Promise<void>;
 }
@@ -86,7 +86,7 @@ export interface WriteFrame {
    */
   checkWrite(root: string, o?: { also?: Refusal[]; skipProcessCheck?: boolean }): Promise<WriteCheckOutcome>;
   /** Start the before/after snapshot of `root` (`scope`: only these top-level folders). */
-  watch(root: string, scope?: string[]): Promise<FrameWatch>;
+  snapshot(root: string, scope?: string[]): Promise<FrameSnapshot>;
   /**
    * The checked, journaled write: the process check (its warnings and the forced warning go to
    * the result), the snapshot, the entry opened with the backups of `changes` (and `expect`
@@ -115,8 +115,8 @@ export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
       assertNotRefused(refusals, opts.force);
       return { warnings: g.warnings, forced: opts.force ? forcedWarning(refusals) : null };
     },
-    async watch(root, scope) {
-      const w = await watchStore(root, opts.hooks, scope);
+    async snapshot(root, scope) {
+      const w = await snapshotStore(root, opts.hooks, scope);
       return {
         async end(into, expected, what) {
           const changed = await w.warning(expected, what);
@@ -140,7 +140,7 @@ export async function journaledWrite<T extends JournaledOutcome>(
   const check = await frame.checkWrite(spec.root, spec.check);
   for (const w of check.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
   if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
-  const watch = await frame.watch(spec.root, spec.scope);
+  const snap = await frame.snapshot(spec.root, spec.scope);
   const changes = await spec.changes();
   const action =
     spec.journal === false
@@ -173,7 +173,7 @@ export async function journaledWrite<T extends JournaledOutcome>(
     throw err;
   }
   await action?.applied(out.verified, out.after);
-  await watch.end(result, out.expected, spec.what);
+  await snap.end(result, out.expected, spec.what);
   result.applied = true;
   return out;
 }

@@ -214,7 +214,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   // Recorded (fsynced) before the first change: a re-run after a kill recognises this undo's partial
   // changes as its own, also when it was forced past a file that had changed.
   await appendLine(last.journal, { type: 'undo-started', id: e.id, at: new Date().toISOString(), states: await startStates(last, checked.changes) });
-  const watch = await frame.watch(root.real);
+  const snap = await frame.snapshot(root.real);
   let verified = true;
   for (const c of [...checked.changes].reverse()) {
     const step = describe(c.change, e.action);
@@ -258,7 +258,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   result.verified = verified && result.steps.every((s) => s.ok);
   result.undoId = e.id;
   const touched = checked.changes.flatMap((c) => (c.kind === 'move' ? [c.realFrom, c.realTo] : [c.real]));
-  await watch.end(result, touched, 'the undo');
+  await snap.end(result, touched, 'the undo');
   if (!result.verified) {
     // Not recorded as undone: the next `undo` retries this action instead of silently moving on to an older one.
     await appendLine(last.journal, {
