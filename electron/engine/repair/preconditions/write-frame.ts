@@ -1,8 +1,8 @@
 /**
  * The write frame: the prologue and epilogue every applier runs around its write, written once.
  * Prologue: the source check (an archive or read-only source is never written), the process
- * check right before writing (its warnings added to the result) (refused unless forced; the forced warning names what the force
- * overrides), the start of the before/after snapshot of the store, and the undo journal's entry
+ * check right before writing (refused unless forced; its warnings, and the forced warning that
+ * names what the force overrides, added to the result), the start of the before/after snapshot of the store, and the undo journal's entry
  * (every file the action changes backed up, the entry fsynced, before anything is changed).
  * Epilogue: the entry closed (`applied` with the action's read-back verdict, `failed` with its
  * error), the snapshot's diff ("the store changed during …") added to the result's warnings, and
@@ -129,7 +129,7 @@ export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
   return frame;
 }
 
-/** The journaled write of `frame` (its snapshot): the one rule, also for a frame that wraps another (tests). */
+/** The journaled write run with `frame`'s check and snapshot: the one rule, also for a frame that wraps another (tests). */
 export async function journaledWrite<T extends JournaledOutcome>(
   frame: WriteFrame,
   plan: RepairPlan,
