@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { RepairPlan, RepairResult, RootReport } from '../../../../shared/model';
 import { durableUnlink } from '../write';
 import { assertInside } from '../write';
-import { assertNotRefused, forcedWarning, startPlan } from '../outcome';
+import { assertNotRefused, finishPlan, startPlan } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { sameEtag, settleMultipart, type LocalRecord, type MultipartDecision, type ServerPart, type ServerUpload } from './multipart-match';
 import { headObject, httpStatus, unquote } from './s3ops';
@@ -163,9 +163,7 @@ export async function planMultipart(input: MultipartInput): Promise<RepairPlan> 
     plan.refusals.push(...g.refusals);
     plan.warnings.push(...g.warnings);
   }
-  const forced = input.force ? forcedWarning(plan.refusals) : null;
-  if (forced) plan.warnings.unshift(forced);
-  return plan;
+  return finishPlan(plan, input.force);
 }
 
 export async function applyMultipart(

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { renderKey, toS3Key } from '../../../../shared/keyformat';
 import { DAMAGED_CHUNK_STATUSES, type ChunkInfo, type ReplayItem, type ReplayPlanDetails, type RepairPlan, type RootReport } from '../../../../shared/model';
 import { checkWriteAllowed } from '../preconditions';
-import { forcedWarning, startPlan } from '../outcome';
+import { finishPlan, startPlan } from '../outcome';
 import type { ReplayCompression } from './chunkfile';
 import { exactValue, readSeqIndexState, seqIndexPaths, unsafeIndexReason } from '../index-actions';
 import { loadReplayState } from './replay-journal';
@@ -185,7 +185,5 @@ export async function planReplay(input: ReplayPlanInput): Promise<RepairPlan & {
   const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  const forced = input.force ? forcedWarning(plan.refusals) : null;
-  if (forced) plan.warnings.unshift(forced);
-  return plan;
+  return finishPlan(plan, input.force);
 }

@@ -18,7 +18,7 @@ import {
   writeSeqIndex,
 } from './index-file';
 import { sha256, type ChangeSpec } from '../journal';
-import { assertNotRefused, forcedWarning, startResult, startPlan } from '../outcome';
+import { assertNotRefused, finishPlan, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { rootEvidence } from '../../store/root-evidence';
 
@@ -216,9 +216,7 @@ async function withWriteCheck(plan: RepairPlan, input: IndexRepairInput): Promis
   const g = await checkWriteAllowed(plan.rootPath!, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: input.skipProcessCheck });
   plan.refusals.push(...g.refusals);
   plan.warnings.push(...g.warnings);
-  const forced = input.force ? forcedWarning(plan.refusals) : null;
-  if (forced) plan.warnings.unshift(forced);
-  return plan;
+  return finishPlan(plan, input.force);
 }
 
 export interface ApplyOptions {

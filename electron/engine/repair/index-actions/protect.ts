@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult } from '../../../../shared/model';
 import { decodeChunkHeader, encodeChunk } from '../../chunk';
 import { atomicWriteFile, mkdirExact } from '../write';
-import { assertNotRefused, forcedWarning, startResult, startPlan } from '../outcome';
+import { assertNotRefused, finishPlan, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import type { ChangeSpec } from '../journal';
@@ -151,9 +151,7 @@ export async function planProtectIndex(input: ProtectInput): Promise<RepairPlan>
     const g = await checkWriteAllowed(rootPath, { readOnlySource: input.readOnlySource, archive: input.archive, skipProcessCheck: true });
     plan.refusals.push(...g.refusals);
   }
-  const forced = input.force ? forcedWarning(plan.refusals) : null;
-  if (forced) plan.warnings.unshift(forced);
-  return plan;
+  return finishPlan(plan, input.force);
 }
 
 export async function applyProtectPlan(

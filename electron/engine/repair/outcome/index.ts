@@ -1,3 +1,3 @@
 /** The outcome room of repair/: its only entry from outside the room. */
 export { assertNotRefused, forcedWarning, RefusedError } from './errors';
-export { startPlan, startResult } from './result';
+export { finishPlan, startPlan, startResult } from './result';

@@ -17,7 +17,7 @@ import { decodeChunkHeader, encodeChunk, HEADER_SIZE } from '../../chunk';
 import { safeReadFile } from '../../store/safe-read';
 import { isStoragePath } from '../../storage-path';
 import { isChunkLikeName, isStreamLikeName, OWN_DIR } from '../../store/tree';
-import { forcedWarning } from '../outcome';
+import { finishPlan } from '../outcome';
 import { checkWriteAllowed } from '../preconditions';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -139,9 +139,5 @@ export async function planStoreSalvage(
     details: { kind: 'salvage', rootPath, layout: 'store-dir', chunks },
     confirm: path.basename(rootPath),
   };
-  if (opts.force) {
-    const w = forcedWarning(plan.refusals);
-    if (w) plan.warnings.unshift(w);
-  }
-  return plan;
+  return finishPlan(plan, opts.force);
 }

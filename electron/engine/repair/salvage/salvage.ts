@@ -12,7 +12,7 @@ import { engineSalvageRefusal } from '../../../../shared/storage-path-backlog';
 import { decodeChunkHeader } from '../../chunk';
 import { analyzeEngineChunk, readChunkBytes } from '../../storage-path';
 import { atomicWriteFile } from '../write';
-import { assertNotRefused, forcedWarning } from '../outcome';
+import { assertNotRefused, finishPlan } from '../outcome';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { startResult } from '../outcome';
 import { readStoreChunk } from './salvage-store';
@@ -89,11 +89,7 @@ export async function planSalvage(
     details: { kind: 'salvage', rootPath, layout: 'storage-path', chunks },
     confirm: path.basename(rootPath),
   };
-  if (opts.force) {
-    const w = forcedWarning(plan.refusals);
-    if (w) plan.warnings.unshift(w);
-  }
-  return plan;
+  return finishPlan(plan, opts.force);
 }
 
 async function rereadStore(file: string): Promise<{ bytes: Buffer | null; salvage: Buffer | null }> {

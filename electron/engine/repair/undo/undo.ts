@@ -20,7 +20,7 @@ import { readJournal, readUndoState, type JournalView } from '../journal';
 import { checkAction, type CheckedChange } from './undo-check';
 import { resolveWriteRoot, type WriteRoot } from '../write';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import { assertNotRefused, forcedWarning, RefusedError, startResult } from '../outcome';
+import { assertNotRefused, finishPlan, RefusedError, startResult } from '../outcome';
 import { safeReadFile } from '../../store/safe-read';
 import { judgeIndexUndo } from './undo-index';
 import type { UsedIndexEvidence } from '../../../../shared/model';
@@ -171,11 +171,7 @@ export async function planUndo(
   const check = await checkWriteAllowed(root.real, { skipProcessCheck: opts.skipProcessCheck });
   plan.refusals.push(...check.refusals);
   plan.warnings.push(...check.warnings);
-  if (opts.force) {
-    const w = forcedWarning(plan.refusals);
-    if (w) plan.warnings.unshift(w);
-  }
-  return plan;
+  return finishPlan(plan, opts.force);
 }
 
 export interface UndoApplyOptions {
