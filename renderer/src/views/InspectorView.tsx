@@ -6,6 +6,7 @@ import { Badge } from '../components/Badge';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorText } from '../components/ErrorText';
 import { HexDump, LayoutTable } from '../components/HexDump';
+import { KeyValues } from '../components/KeyValues';
 import { RecordsList } from '../components/RecordsList';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount, shown } from '../format';
@@ -46,16 +47,7 @@ function HeaderFields({ chunk }: { chunk: ChunkInfo }) {
     ['Last record', <Time key="lr" iso={chunk.lastRecordTime} />],
     ['Slack after end is zero', chunk.slackZero == null ? '—' : chunk.slackZero ? 'yes' : 'no'],
   ];
-  return (
-    <dl className="kv" data-testid="header-fields">
-      {rows.map(([k, v]) => (
-        <div key={k} className="kv-row">
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <KeyValues rows={rows} testId="header-fields" />;
 }
 
 function Multipart({ chunk }: { chunk: ChunkInfo }) {

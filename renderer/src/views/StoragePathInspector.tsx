@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { MEASURED_ENGINE_VERSIONS, nextStartFate, versionFates } from '../../../shared/storage-path-backlog';
 import type { EngineChunkInfo, EventFormat } from '../../../shared/model';
 import { Badge } from '../components/Badge';
+import { KeyValues } from '../components/KeyValues';
 import { StoragePathRecords } from '../components/StoragePathRecords';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount, shown } from '../format';
@@ -82,14 +83,7 @@ export function StoragePathInspector() {
       </h2>
       <section className="card">
         <h3>storage.path chunk</h3>
-        <dl className="kv" data-testid="sp-inspector">
-          {rows.map(([k, v]) => (
-            <div key={k} className="kv-row">
-              <dt>{k}</dt>
-              <dd>{v}</dd>
-            </div>
-          ))}
-        </dl>
+        <KeyValues rows={rows} testId="sp-inspector" />
       </section>
       <section className="card">
         <h3>What each Fluent Bit version does with it at its next start</h3>
