@@ -17,7 +17,7 @@ import {
   unsafeIndexReason,
   writeSeqIndex,
 } from './index-file';
-import { sha256, type ChangeSpec } from '../journal';
+import { folderThenFileChanges, sha256 } from '../journal';
 import { assertNotRefused, finishPlan, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { rootEvidence } from '../../store/root-evidence';
@@ -251,11 +251,7 @@ export async function applyIndexPlan(plan: RepairPlan, opts: ApplyOptions = {}):
       root: d.rootPath,
       scope: ['sequence'],
       what: 'the repair',
-      changes: async () => {
-        if (!(await pathExists(sequenceDir))) made.push(sequenceDir);
-        if (!(await pathExists(indexDir))) made.push(indexDir);
-        return [...made.map((p): ChangeSpec => ({ kind: 'mkdir', path: p })), { kind: 'file', path: file }];
-      },
+      changes: () => folderThenFileChanges([sequenceDir, indexDir], file, made),
       evidence: d.evidence ? [d.evidence] : undefined,
       // The backup read is also the check that the file still holds what the plan was made on.
       expect: { path: file, sha256: d.expectedBeforeHex === null ? null : sha256(Buffer.from(d.expectedBeforeHex, 'hex')) },

@@ -14,7 +14,7 @@ import { atomicWriteFile, mkdirExact } from '../write';
 import { assertNotRefused, finishPlan, startResult, startPlan } from '../outcome';
 import { pathExists } from '../write';
 import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
-import type { ChangeSpec } from '../journal';
+import { folderThenFileChanges } from '../journal';
 import { readSeqIndexState } from './index-file';
 import { copyToShadow, defaultShadowDir, readShadow } from '../shadow';
 import { safeReadFile, type SafeReadError } from '../../store/safe-read';
@@ -178,10 +178,7 @@ export async function applyProtectPlan(
         root: d.rootPath,
         scope: ['sequence'],
         what: 'the protection',
-        changes: async () => {
-          if (!(await pathExists(seq))) made.push(seq);
-          return [...made.map((p): ChangeSpec => ({ kind: 'mkdir', path: p })), { kind: 'file', path: marker }];
-        },
+        changes: () => folderThenFileChanges([seq], marker, made),
       },
       async () => {
         const st = await fsp.stat(d.rootPath);

@@ -16,6 +16,7 @@ export {
   type ChangeSpec,
   currentAfter,
   ensureToolDir,
+  folderThenFileChanges,
   lastUndoable,
   MAX_BACKUP,
   openAction,

@@ -10,7 +10,7 @@ import { promises as fsp, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { RepairAction } from '../../../../shared/model';
-import { atomicWriteFile, fsyncDir, openIn } from '../write';
+import { atomicWriteFile, fsyncDir, openIn, pathExists } from '../write';
 import type { ActionEntry, AfterState, FileState, UndoChange } from './journal-schema';
 import { APPEND_FLAGS, ensureToolDir, ensureToolSubdir, JOURNAL_FILE, ownerOf, trustedOwners, untrustedReason } from '../write';
 import { RefusedError } from '../outcome';
@@ -21,6 +21,15 @@ export type { ActionEntry, AfterState, FileState, JournalEntry, UndoChange } fro
 export { findJournals, lastUndoable, readUndoState, readJsonLines, type JournalView } from './journal-read';
 
 export type ChangeSpec = { kind: 'file'; path: string } | { kind: 'mkdir'; path: string } | { kind: 'move'; from: string; to: string };
+
+/**
+ * The changes of a write that makes the missing ones of `folders` (outermost first; each one
+ * made is added to `made`, what the write expects to change) and then writes `file`.
+ */
+export async function folderThenFileChanges(folders: string[], file: string, made: string[]): Promise<ChangeSpec[]> {
+  for (const d of folders) if (!(await pathExists(d))) made.push(d);
+  return [...made.map((p): ChangeSpec => ({ kind: 'mkdir', path: p })), { kind: 'file', path: file }];
+}
 
 /** Largest file the tool backs up (index files, multipart records: a few bytes to a few KiB). */
 export const MAX_BACKUP = 16 * 1024 * 1024;
