@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, dispatchRequest } from '../../../electron/engine';
+import { createEngine } from '../../../electron/engine';
+import { requestValue } from '../../support/engine';
 import type { Engine } from '../../../shared/contract';
 import { generateEdgeCaseStore } from '../../fixtures/generate';
 import { tempDir } from '../../support/fixtures';
@@ -17,11 +18,7 @@ afterEach(async () => {
   cleanup?.();
 });
 
-async function ok(name: string, input: unknown): Promise<any> {
-  const r = await dispatchRequest(engine!, name, input);
-  if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
-  return r.value;
-}
+const ok = (name: string, input: unknown) => requestValue(engine!, name, input);
 
 describe('store.list without the chunk rows', () => {
   it('sends the report without rows and summarises them per stream', async () => {

@@ -22,7 +22,8 @@ vi.mock('../../../electron/engine/diagnose', async (importOriginal) => {
     },
   };
 });
-const { createEngine, dispatchRequest } = await import('../../../electron/engine');
+const { createEngine } = await import('../../../electron/engine');
+const { requester } = await import('../../support/engine');
 
 const CONFIG = path.join(FIXTURES, 'index-reset', 'fluent-bit.conf');
 const LISTING = path.join(FIXTURES, 'index-reset', 's3api-list-objects-v2-after-run2.json');
@@ -38,15 +39,11 @@ afterEach(async () => {
   }
 });
 
-async function open(): Promise<{ ok: (name: string, input: object) => Promise<any>; storeId: string }> {
+async function open(): Promise<{ ok: ReturnType<typeof requester>; storeId: string }> {
   const fx = extractFixture('index-reset', 'store-after-run2.tar.gz', BUCKET);
   const engine = createEngine({ door: 'host', stateDir: tempDir('sd-plan-once-').dir, watch: false });
   opened.push({ fx, engine });
-  const ok = async (name: string, input: object) => {
-    const r = await dispatchRequest(engine, name, input);
-    if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
-    return r.value as any;
-  };
+  const ok = requester(engine);
   const { storeId } = await ok('store.open', { path: fx.storeDir });
   await ok('config.load', { storeId, path: CONFIG });
   await ok('evidence.importOffline', { storeId, documents: [{ name: 'listing.json', text: fs.readFileSync(LISTING, 'utf8') }] });
@@ -109,11 +106,7 @@ describe('planning diagnoses once per state', () => {
     const fx = extractFixture('index-reset', 'store-after-run2.tar.gz', BUCKET);
     const engine = createEngine({ door: 'host', stateDir: tempDir('sd-plan-once-').dir, watch: false });
     opened.push({ fx, engine });
-    const ok = async (name: string, input: object) => {
-      const r = await dispatchRequest(engine, name, input);
-      if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
-      return r.value as any;
-    };
+    const ok = requester(engine);
     const listing = path.join(tempDir('sd-plan-once-listing-').dir, 'listing.json');
     fs.copyFileSync(LISTING, listing);
     const taken = new Date(Date.now() - 59 * 60_000); // 59 minutes old: fresh under a 60-minute limit

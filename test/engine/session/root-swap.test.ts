@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, dispatchRequest } from '../../../electron/engine';
+import { requester } from '../../support/engine';
 import type { Engine } from '../../../shared/contract';
 import { extractFixture, FIXTURES, type Extracted } from '../../support/fixtures';
 import { tempDir } from '../../support/fixtures';
@@ -38,11 +39,7 @@ describe('a plan rests on the folder its root resolved to', () => {
     const rootA = path.join(a, BUCKET);
     const rootB = path.join(b, BUCKET);
     engine = createEngine({ door: 'host', stateDir: tempDir('sd-root-swap-').dir, watch: false });
-    const ok = async (name: string, input: object): Promise<any> => {
-      const r = await dispatchRequest(engine!, name, input);
-      if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
-      return r.value;
-    };
+    const ok = requester(engine);
     const { storeId } = await ok('store.open', { path: fx.storeDir });
     await ok('config.load', { storeId, path: CONFIG });
     await ok('evidence.importOffline', { storeId, documents: [{ name: 'listing.json', text: fs.readFileSync(LISTING, 'utf8') }] });
