@@ -8,16 +8,12 @@ import fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractFixture, FIXTURES, tempDir, type Extracted } from '../engine/repair/helpers';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/store-doctor.cjs');
-const SP = path.resolve(__dirname, '../fixtures/storage-path');
-const measured = (
-  JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<
-    string,
-    Record<string, { chunks: { chunk: string }[]; 'checksum-on': { formatCheckFailed: string[] } }>
-  >
-)['5.1.1']['kill-checksum-on'];
+const SP = STORAGE_PATH_FIXTURES;
+const measured = measuredRun('5.1.1', 'kill-checksum-on');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let fx: Extracted | null = null;

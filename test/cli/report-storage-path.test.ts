@@ -11,19 +11,14 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { reportDocumentSchema, storagePathReportDocumentSchema, storeReportDocumentSchema } from '../../shared/json-schemas/report';
 import { FIXTURES, tempDir } from '../host/helpers';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'store-doctor.cjs');
-const SP = path.resolve(__dirname, '../fixtures/storage-path');
+const SP = STORAGE_PATH_FIXTURES;
 const KIND = path.join(SP, 'v5.1.1', 'kill-checksum-on');
 const run = promisify(execFile);
 
-interface Measured {
-  chunks: { chunk: string; tag: string; records: number }[];
-  'checksum-on': { formatCheckFailed: string[] };
-}
-const measured = (JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<string, Record<string, Measured>>)['5.1.1'][
-  'kill-checksum-on'
-];
+const measured = measuredRun('5.1.1', 'kill-checksum-on');
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

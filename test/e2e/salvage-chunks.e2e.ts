@@ -14,17 +14,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { encodeChunk } from '../../electron/engine/chunk';
-import { startHost, type RunningHost, PROJECT_ROOT } from '../../electron/host';
+import { startHost, type RunningHost } from '../../electron/host';
 import { seriousViolations } from './support/axe';
 import { FIXTURES, launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
-const SP = path.join(PROJECT_ROOT, 'test', 'fixtures', 'storage-path');
-const measured = (
-  JSON.parse(readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<
-    string,
-    Record<string, { chunks: { chunk: string; tag: string; records: number }[]; 'checksum-on': { formatCheckFailed: string[] } }>
-  >
-)['5.1.1']['kill-checksum-on'];
+const SP = STORAGE_PATH_FIXTURES;
+const measured = measuredRun('5.1.1', 'kill-checksum-on');
 
 let browser: Browser;
 let tmp: { dir: string; remove: () => Promise<void> };

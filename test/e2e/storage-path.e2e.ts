@@ -6,20 +6,15 @@
  * confirmation, and the chunks then load.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startHost, type RunningHost, PROJECT_ROOT } from '../../electron/host';
+import { startHost, type RunningHost } from '../../electron/host';
 import { launchChromium, newPage, screenshot, tempDir } from './support/browser';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
-const SP = path.join(PROJECT_ROOT, 'test', 'fixtures', 'storage-path');
-const measured = (
-  JSON.parse(readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<
-    string,
-    Record<string, { chunks: { chunk: string; records: number }[]; 'checksum-on': { formatCheckFailed: string[] } }>
-  >
-)['5.1.1']['kill-checksum-on'];
+const SP = STORAGE_PATH_FIXTURES;
+const measured = measuredRun('5.1.1', 'kill-checksum-on');
 
 let browser: Browser;
 let tmp: { dir: string; remove: () => Promise<void> };

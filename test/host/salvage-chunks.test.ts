@@ -19,15 +19,11 @@ import { IPC_REQUEST } from '../../electron/main/channels';
 import { rendererLocation } from '../../electron/main/policy';
 import type { Engine } from '../../shared/contract';
 import { api, fakeRenderer, FIXTURES, tempDir } from './helpers';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
-const SP = path.resolve(__dirname, '../fixtures/storage-path');
+const SP = STORAGE_PATH_FIXTURES;
 const KIND = path.join(SP, 'v5.1.1', 'kill-checksum-on');
-const measured = (
-  JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<
-    string,
-    Record<string, { chunks: { chunk: string; records: number }[]; 'checksum-on': { formatCheckFailed: string[] } }>
-  >
-)['5.1.1']['kill-checksum-on'];
+const measured = measuredRun('5.1.1', 'kill-checksum-on');
 const [first, second] = measured['checksum-on'].formatCheckFailed;
 const recordsOf = (chunk: string) => measured.chunks.find((c) => c.chunk === chunk)!.records;
 

@@ -12,10 +12,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineSalvageRefusal, storagePathBacklog, versionFates } from '../../shared/storage-path-backlog';
 import { scanStoragePath } from '../../electron/engine/storage-path';
+import { MEASURED, STORAGE_PATH_FIXTURES } from '../support/storage-path-measured';
 
-const SP = path.resolve(__dirname, '../fixtures/storage-path');
-type Measured = { chunks: { chunk: string; crc: string; records: number; tornBytes: number }[]; 'checksum-on': { formatCheckFailed: string[] } };
-const measured = JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<string, Record<string, Measured>>;
+const SP = STORAGE_PATH_FIXTURES;
+const measured = MEASURED;
 
 async function chunksOf(kind: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-sp-rule-'));

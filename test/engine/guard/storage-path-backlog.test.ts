@@ -11,14 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoragePathBacklog } from '../../../electron/engine/guard/storage-path-backlog';
 import { tempDir } from '../../host/helpers';
+import { measuredRun, STORAGE_PATH_FIXTURES } from '../../support/storage-path-measured';
 
-const SP = path.resolve(__dirname, '../../fixtures/storage-path');
-interface Measured {
-  chunks: { chunk: string }[];
-  'checksum-on': { formatCheckFailed: string[] };
-  'checksum-off': { formatCheckFailed: string[] };
-}
-const m = (JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<string, Record<string, Measured>>)['5.1.1']['kill-checksum-on'];
+const SP = STORAGE_PATH_FIXTURES;
+const m = measuredRun('5.1.1', 'kill-checksum-on');
 
 function buffer(): string {
   const dir = tempDir('sd-sp-backlog-');

@@ -10,12 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEngineRecords } from '../../../electron/engine/storage-path';
+import { MEASURED, STORAGE_PATH_FIXTURES } from '../../support/storage-path-measured';
 
-const SP = path.resolve(__dirname, '../../fixtures/storage-path');
-const measured = JSON.parse(fs.readFileSync(path.join(SP, 'measurements.json'), 'utf8')) as Record<
-  string,
-  Record<string, { chunks: { chunk: string; tag: string; records: number; format: string }[] }>
->;
+const SP = STORAGE_PATH_FIXTURES;
+const measured = MEASURED;
 
 describe('readEngineRecords on real buffers', () => {
   for (const version of Object.keys(measured))
