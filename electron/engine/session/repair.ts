@@ -46,7 +46,7 @@ function actionOptions(req: RepairPlanRequest): ActionOptions {
 function targetOf(s: StoreSession, req: RepairPlanRequest) {
   if (req.action === 'undo') return null;
   try {
-    return pickTarget(s, { outputId: req.outputId }, ACTIONS[req.action].indexAction);
+    return pickTarget(s, { outputId: req.outputId }, ACTIONS[req.action].prefersIndexOutput);
   } catch {
     return null;
   }

@@ -103,9 +103,9 @@ export function currentEvidence(ctx: DiagnosisContext, rootPath: string): Map<nu
   return map;
 }
 
-/** The output an action works on, its root, its diagnosis and evidence. */
-export function targetOf(ctx: DiagnosisContext, opts: ActionOptions, wantIndex: boolean) {
-  const t = pickTarget(ctx, opts, wantIndex);
+/** The output an action works on (by its registry flag, as the session picks it), its root, its diagnosis and evidence. */
+export function targetOf(ctx: DiagnosisContext, opts: ActionOptions, action: { readonly prefersIndexOutput: boolean }) {
+  const t = pickTarget(ctx, opts, action.prefersIndexOutput);
   const root = rootOf(ctx, t);
   const out = ctx.diagnosis.outputs.find((o) => o.id === t.id) ?? null;
   const ev = ctx.evidence.get(t.id) ?? null;

@@ -10,10 +10,10 @@ export const multipart: ActionDef = {
   writes: ['store', 'bucket'],
   journaled: true,
   bucket: { plan: true, apply: true },
-  indexAction: false,
+  prefersIndexOutput: false,
   refuseRequest: (q) => (q.connection ? null : 'multipart asks the bucket while it plans: give the S3 connection'),
   async plan(ctx, opts) {
-    const { t, root } = targetOf(ctx, opts, false);
+    const { t, root } = targetOf(ctx, opts, multipart);
     return planMultipart({
       storePath: ctx.storePath,
       rootPath: root.path,

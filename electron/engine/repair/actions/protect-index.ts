@@ -10,10 +10,10 @@ export const protectIndex: ActionDef = {
   writes: ['store', 'shadow'],
   journaled: true,
   bucket: { plan: false, apply: false },
-  indexAction: true,
+  prefersIndexOutput: true,
   refuseRequest: noRequestRefusal,
   async plan(ctx, opts) {
-    const { root } = targetOf(ctx, opts, true);
+    const { root } = targetOf(ctx, opts, protectIndex);
     const on = outputsOnRoot(ctx, root);
     const markerSafe = !!on && on.every((o) => o.hasIndex);
     return planProtectIndex({

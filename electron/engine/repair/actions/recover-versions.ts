@@ -9,10 +9,10 @@ export const recoverVersions: ActionDef = {
   writes: ['bucket'],
   journaled: false,
   bucket: { plan: true, apply: true },
-  indexAction: false,
+  prefersIndexOutput: false,
   refuseRequest: (q) => (q.connection || (q.target && q.versionsEvidence) ? null : 'recover-versions asks the bucket while it plans: give the S3 connection'),
   async plan(ctx, opts) {
-    const t = pickTarget(ctx, opts, false);
+    const t = pickTarget(ctx, opts, recoverVersions.prefersIndexOutput);
     const flags = sourceFlags(ctx);
     return planRecoverVersions({
       storePath: ctx.storePath,

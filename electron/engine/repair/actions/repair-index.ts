@@ -11,10 +11,10 @@ export const repairIndex: ActionDef = {
   writes: ['store'],
   journaled: true,
   bucket: { plan: false, apply: false },
-  indexAction: true,
+  prefersIndexOutput: true,
   refuseRequest: (q) => indexRefusal(q, 'repair'),
   async plan(ctx, opts) {
-    const { t, root, out, ev } = targetOf(ctx, opts, true);
+    const { t, root, out, ev } = targetOf(ctx, opts, repairIndex);
     return planIndexRepair({
       storePath: ctx.storePath,
       rootPath: root.path,

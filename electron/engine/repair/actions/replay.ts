@@ -10,10 +10,10 @@ export const replay: ActionDef = {
   writes: ['store', 'bucket'],
   journaled: true,
   bucket: { plan: false, apply: true },
-  indexAction: false,
+  prefersIndexOutput: true,
   refuseRequest: noRequestRefusal,
   async plan(ctx, opts) {
-    const { t, root, out } = targetOf(ctx, opts, true);
+    const { t, root, out } = targetOf(ctx, opts, replay);
     if (!t.keyFormat) throw new ActionInputError("replay needs the output's s3_key_format: load the Fluent Bit config first");
     const safe = out?.safeNextIndex ?? null;
     const plan = await planReplay({

@@ -11,10 +11,10 @@ export const restoreIndex: ActionDef = {
   writes: ['store'],
   journaled: true,
   bucket: { plan: false, apply: false },
-  indexAction: true,
+  prefersIndexOutput: true,
   refuseRequest: (q) => indexRefusal(q, 'restore'),
   async plan(ctx, opts) {
-    const { t, root } = targetOf(ctx, opts, true);
+    const { t, root } = targetOf(ctx, opts, restoreIndex);
     const ids = ctx.config
       ? selectTargets(ctx.report, ctx.config, opts.outputId)
           .filter((x) => x.hasIndex && x.root === root)

@@ -8,7 +8,7 @@ export const salvage: ActionDef = {
   writes: ['store'],
   journaled: true,
   bucket: { plan: false, apply: false },
-  indexAction: false,
+  prefersIndexOutput: false,
   refuseRequest: noRequestRefusal,
   writeRoot: (plan) => (plan.details?.kind === 'salvage' ? plan.details.rootPath : null),
   apply: (plan, opts) => applySalvage(plan, opts),

@@ -33,8 +33,11 @@ export interface ActionDef {
   readonly journaled: boolean;
   /** The bucket it needs: asked while planning (ListParts, ListObjectVersions) and/or written when applied. */
   readonly bucket: { readonly plan: boolean; readonly apply: boolean };
-  /** An index action: it works on an output with `$INDEX` (preferred when several), and refuses one without. */
-  readonly indexAction: boolean;
+  /**
+   * Of several outputs on the store, it takes the one with `$INDEX` (the session and the planner
+   * both read this: one rule). Refusing an output without `$INDEX` is `refuseRequest`'s.
+   */
+  readonly prefersIndexOutput: boolean;
   /**
    * What refuses the request before planning, beyond the plan's own refusals: the session asks
    * this with the output picked and whether an S3 connection was given. Null: nothing.

@@ -10,7 +10,7 @@ export const undo: ActionDef = {
   writes: ['store'],
   journaled: false,
   bucket: { plan: false, apply: false },
-  indexAction: false,
+  prefersIndexOutput: false,
   refuseRequest: noRequestRefusal,
   plan: (ctx, opts) =>
     planUndo(ctx.storePath, {
