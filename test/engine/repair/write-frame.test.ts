@@ -62,6 +62,26 @@ describe('applyPlan hands the write frame to the applier', () => {
     expect(u.verified).toBe(true);
     expect(undoCalls).toEqual([`source ${fx.root}`, `checkWrite ${root}`, `snapshot ${root}`, 'end the undo']);
   });
+
+  it("the process check's warnings reach the result of every applier, undo included", async () => {
+    fx = extractFixture('index-reset', 'store-after-run2.tar.gz', 'fb-index-reset');
+    const seen = (opts: Parameters<typeof writeFrame>[0]): WriteFrame => {
+      const real = writeFrame(opts);
+      const f: WriteFrame = {
+        ...real,
+        checkWrite: async (root, o) => ({ ...(await real.checkWrite(root, o)), warnings: ['a shell has its working directory in the root'] }),
+        journaled: (plan, result, spec, write) => journaledWrite(f, plan, result, spec, write),
+      };
+      return f;
+    };
+    const plan = await planIndexRepair({ storePath: fx.storeDir, rootPath: fx.root, outputId: 0, safeNextIndex: 12, skipProcessCheck: true });
+    const r = await applyPlan(plan, { skipProcessCheck: true, frame: seen({ skipProcessCheck: true }) });
+    expect(r.warnings).toContain('a shell has its working directory in the root');
+    const undo = await planUndo(fx.storeDir, { skipProcessCheck: true });
+    const u = await applyPlan(undo, { skipProcessCheck: true, frame: seen({ skipProcessCheck: true }) });
+    expect(u.verified).toBe(true);
+    expect(u.warnings).toContain('a shell has its working directory in the root');
+  });
 });
 
 /** The undo journal of `root`, line by line. */

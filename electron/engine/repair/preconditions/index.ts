@@ -19,6 +19,7 @@ export {
   type JournaledSpec,
   type WriteFrame,
   type WriteFrameOptions,
+  noteCheck,
   type WriteCheckOutcome,
   writeFrame,
 } from './write-frame';

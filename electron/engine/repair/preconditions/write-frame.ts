@@ -129,6 +129,12 @@ export function writeFrame(opts: WriteFrameOptions = {}): WriteFrame {
   return frame;
 }
 
+/** The process check's outcome in a result: its warnings, and what a force overrode right before writing. */
+export function noteCheck(into: { warnings: string[] }, check: WriteCheckOutcome): void {
+  for (const w of check.warnings) if (!into.warnings.includes(w)) into.warnings.push(w);
+  if (check.forced && !into.warnings.includes(check.forced)) into.warnings.push(`Right before writing: ${check.forced}`);
+}
+
 /** The journaled write run with `frame`'s check and snapshot: the one rule, also for a frame that wraps another (tests). */
 export async function journaledWrite<T extends JournaledOutcome>(
   frame: WriteFrame,
@@ -137,9 +143,7 @@ export async function journaledWrite<T extends JournaledOutcome>(
   spec: JournaledSpec,
   write: (entry: ActionEntry | null) => Promise<T>,
 ): Promise<T> {
-  const check = await frame.checkWrite(spec.root, spec.check);
-  for (const w of check.warnings) if (!result.warnings.includes(w)) result.warnings.push(w);
-  if (check.forced && !result.warnings.includes(check.forced)) result.warnings.push(`Right before writing: ${check.forced}`);
+  noteCheck(result, await frame.checkWrite(spec.root, spec.check));
   const snap = await frame.snapshot(spec.root, spec.scope);
   const changes = await spec.changes();
   const action =

@@ -19,7 +19,7 @@ import { appendLine, currentAfter, type AfterState, type UndoChange } from '../j
 import { readJournal, readUndoState, type JournalView } from '../journal';
 import { checkAction, type CheckedChange } from './undo-check';
 import { resolveWriteRoot, type WriteRoot } from '../write';
-import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
+import { checkWriteAllowed, noteCheck, type WriteFrame, writeFrame, type WriteTestHooks } from '../preconditions';
 import { assertNotRefused, finishPlan, RefusedError, startResult } from '../outcome';
 import { safeReadFile } from '../../store/safe-read';
 import { judgeIndexUndo } from './undo-index';
@@ -201,7 +201,7 @@ export async function applyUndo(plan: RepairPlan, opts: UndoApplyOptions = {}): 
   const checked = await checkAction(last, root);
   if (checked.problems.length) throw new RefusedError(checked.problems);
   const frame = writeFrame(opts);
-  await frame.checkWrite(root.real);
+  noteCheck(result, await frame.checkWrite(root.real));
   // Re-check right before writing: a file changed since the plan (Fluent Bit started?) is refused.
   if (!opts.force) {
     const changed = await changedSince(last, checked.changes);
