@@ -6,6 +6,8 @@ import { useInspector } from '../state/inspector';
 import { useHistory, useMultipart, useRepair, useReplay } from '../features/repair/state';
 import { useSession } from '../state/session';
 import type { OpenedStore } from '../../../shared/contract';
+import type { RepairResult } from '../../../shared/model';
+import { mergeStoreUpdate } from '../../../shared/store-update';
 import { describeError, isCancelled, runTask } from './run';
 import { showIfStoragePath } from './storagePath';
 import { useStoragePath } from '../state/storagePath';
@@ -92,6 +94,18 @@ export async function loadRows(): Promise<void> {
   } catch (e) {
     if (ask === rowsAsked) useSession.getState().setError(describeError(e, 'Reading the chunk list'));
   }
+}
+
+/**
+ * What a write of ours changed in store `storeId`, as the engine read it back (a result's
+ * storeUpdate): merged into the open report while that store is still the one open, no rescan;
+ * rows that had not come yet are asked for as they are now.
+ */
+export function mergeOwnWrite(storeId: string, update: RepairResult['storeUpdate']): void {
+  const now = useSession.getState().opened;
+  if (now?.storeId !== storeId || !update?.length) return;
+  useSession.getState().setOpened({ ...now, report: mergeStoreUpdate(now.report, update) });
+  if (now.rowsOmitted) void loadRows();
 }
 
 /** The recent list (a convenience, so failures stay quiet). */

@@ -4,11 +4,10 @@ import type { PlanFlowState } from './planFlow';
 import { connectionInput, useEvidence } from '../../state/evidence';
 import { useSession } from '../../state/session';
 import type { StoreApi } from 'zustand';
-import { mergeStoreUpdate } from '../../../../shared/store-update';
 import { cancelTask, describeError, isCancelled, runTask } from '../../actions/run';
 import { listLive, runDiagnosis } from '../../actions/evidence';
 import { loadHistory } from './history-actions';
-import { loadRows, loadStorage } from '../../actions/store';
+import { loadStorage, mergeOwnWrite } from '../../actions/store';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -94,11 +93,7 @@ export async function applyReviewedPlan(flow: Flow): Promise<void> {
       onStart: (taskId) => flow.getState().applying(taskId),
     });
     flow.getState().applied(result);
-    const now = useSession.getState().opened;
-    if (now?.storeId === opened.storeId && result.storeUpdate?.length) {
-      useSession.getState().setOpened({ ...now, report: mergeStoreUpdate(now.report, result.storeUpdate) });
-      if (now.rowsOmitted) void loadRows(); // the rows had not come yet: ask for them as they are now
-    }
+    mergeOwnWrite(opened.storeId, result.storeUpdate);
   } catch (e) {
     if (isCancelled(e)) flow.getState().cancelled('Cancelled. What was done before the cancel stays done; plan it again to resume.');
     else flow.getState().fail(describeError(e, 'Applying'));

@@ -14,9 +14,8 @@ import { useStoragePath } from '../../state/storagePath';
 import type { StoreApi } from 'zustand';
 import { loadHistory } from '../repair';
 import { describeError, runTask } from '../../actions/run';
-import { loadStorage } from '../../actions/store';
+import { loadStorage, mergeOwnWrite } from '../../actions/store';
 import { runDiagnosis } from '../../actions/evidence';
-import { mergeStoreUpdate } from '../../../../shared/store-update';
 
 type Flow = StoreApi<PlanFlowState>;
 
@@ -68,6 +67,7 @@ export async function applySalvage(flow: Flow): Promise<void> {
   const target = useSalvageTarget.getState().target;
   const plan = flow.getState().plan;
   if (!target || !plan?.planId) return;
+  const storeId = useSession.getState().opened?.storeId ?? null; // the store the write is for
   let result: RepairResult;
   try {
     result = await runTask(
@@ -81,11 +81,11 @@ export async function applySalvage(flow: Flow): Promise<void> {
     return;
   }
   // The chunks as they are now, then the result: the table and the result appear together.
-  await reread(target, result);
+  await reread(target, storeId, result);
   flow.getState().applied(result);
 }
 
-async function reread(target: SalvageTarget, result: RepairResult): Promise<void> {
+async function reread(target: SalvageTarget, storeId: string | null, result: RepairResult): Promise<void> {
   if (target.layout === 'storage-path') {
     try {
       useStoragePath.getState().set({ report: await getClient().request('storagePath.open', { path: target.path }) });
@@ -95,9 +95,8 @@ async function reread(target: SalvageTarget, result: RepairResult): Promise<void
     return;
   }
   // A store_dir: the engine read back what it wrote into the open store's report; merged here, no rescan.
-  const opened = useSession.getState().opened;
-  if (!opened) return;
-  if (result.storeUpdate?.length) useSession.getState().setOpened({ ...opened, report: mergeStoreUpdate(opened.report, result.storeUpdate) });
+  if (storeId === null) return;
+  mergeOwnWrite(storeId, result.storeUpdate);
   await Promise.all([runDiagnosis(), loadStorage(), loadHistory()]);
 }
 
