@@ -146,6 +146,24 @@ describe.each(['host', 'ipc'])('salvage of one chunk through the %s door', (door
     expect(none.steps).toEqual([]);
     expect(none.summary).toMatch(/no chunk of those named/);
   });
+
+  it("a store_dir opened through a symbolic link: the salvage is still the open store's own write", async () => {
+    const call = doors[door];
+    const root = path.join(tempDir('sd-salvage-chunks-link-'), 'bucket');
+    const stream = path.join(root, '2026-12-06T02:00:00');
+    fs.mkdirSync(stream, { recursive: true });
+    const bad = encodeChunk({ meta: 'app.a', content: '{"n":0}\n{"n":1}\n', crc: false });
+    bad[0] = 0; // wrong magic: the S3 output rejects it at start
+    fs.writeFileSync(path.join(stream, '1000-1'), bad);
+    const link = `${root}-link`;
+    fs.symlinkSync(root, link);
+    await value(call('store.open', { path: link, records: false }));
+    const plan = await value(call('storagePath.salvagePlan', { path: link }));
+    expect(plan.steps).toHaveLength(1);
+    const applied = await value(call('storagePath.salvageApply', { path: link, planId: plan.planId, confirm: plan.confirm }));
+    expect(applied).toMatchObject({ applied: true, verified: true });
+    expect(applied.storeUpdate).toHaveLength(1); // read back into the store opened through the link
+  });
 });
 
 describe('store.storage of a store whose config sets a storage.path', () => {

@@ -138,7 +138,7 @@ export function storagePathHandlers(ctx: SessionContext): Handlers {
       // the tool's own, not a change on disk that blocks its writes until a rescan.
       const paths = changedPaths(rec.plan);
       const root = rec.plan.rootPath;
-      const open = root ? ctx.registry.list().filter((s) => isInside(s.path, realPathOf(root) ?? root)) : [];
+      const open = root ? ctx.registry.list().filter((s) => isInside(s.realPath, realPathOf(root) ?? root)) : [];
       for (const s of open) markOwnWrites(s, paths, true);
       try {
         const result = await applyPlan(rec.plan, { force: rec.plan.forced });

@@ -83,7 +83,7 @@ async function isBucketRoot(dir: string): Promise<boolean> {
  * storage.path, a file, an unrelated folder).
  */
 export async function storeRootOf(p: string): Promise<{ roots: string[] } | null> {
-  const st = await fs.promises.lstat(p).catch(() => null);
+  const st = await fs.promises.stat(p).catch(() => null); // the path as given may be a link (as store.open takes it): apply resolves and pins it
   if (!st?.isDirectory() || (await isStoragePath(p))) return null;
   if (await isBucketRoot(p)) return { roots: [p] };
   const roots: string[] = [];
