@@ -134,7 +134,7 @@ export async function runGuard(store: string, opts: GuardCliOptions): Promise<vo
       trace: process.env.STORE_DOCTOR_GUARD_TRACE === '1',
       log: logLine,
     },
-    { call: (name, input) => session.call(name, input), dispose: () => session.dispose() },
+    session,
   );
   let cached: { at: number; report: NodeReport } | null = null;
   // The config's [SERVICE] storage.path (engine buffer): its backlog per input for the metrics, once the config is loaded.

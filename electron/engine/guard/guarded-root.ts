@@ -4,6 +4,7 @@
  * folder's device and inode are fixed when the guard first sees it (./root-check.ts).
  */
 import {
+  isRestoring,
   problemOf,
   step,
   stepUsers,
@@ -56,7 +57,7 @@ export class GuardedRoot {
   }
 
   get restoring(): boolean {
-    return this.phase.kind === 'restoring' || this.phase.kind === 'refused';
+    return isRestoring(this.phase);
   }
 
   get replaced(): string | null {

@@ -8,12 +8,11 @@
  * restore loop (./restore-loop.ts); the node report and metrics; the storage.path backlog watch;
  * the shadow folder's reads, re-exported from repair/shadow.ts.
  */
-export { Guard, type GuardOptions, type GuardHost } from './daemon';
+export { Guard, type GuardOptions } from './daemon';
 export type { GuardCall } from './call';
-export { GuardedRoot } from './guarded-root';
-export { step, stepUsers, guardStateOf, problemOf, type RootPhase, type RootEvent, type UsersPhase, type OutputWatch, type KeptValue } from './root-state';
-export { restoreLoop, retryDelay, wakeableWait, RESTORE_RETRY, type AttemptOutcome } from './restore-loop';
+export { step, stepUsers, guardStateOf, type RootPhase, type RootEvent } from './root-state';
+export { restoreLoop, retryDelay, type AttemptOutcome } from './restore-loop';
 export { buildNodeReport } from './node-report';
-export { createGuardMetrics, type GuardMetrics } from './metrics';
+export { createGuardMetrics } from './metrics';
 export { watchStoragePath, type StoragePathWatch } from './storage-path-watch';
-export { shadowDirFor, readShadow, recordValue, finalValues, shadowRootOf, type ShadowState, type ShadowRoot } from '../repair';
+export { shadowDirFor, readShadow, recordValue, shadowRootOf } from '../repair';

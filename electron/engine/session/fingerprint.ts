@@ -71,13 +71,11 @@ export function evidenceFingerprint(ev: S3Evidence | null | undefined): string |
   return v;
 }
 
-/** `absent`, `dir`, `link:<target>`, or `file:<size>:<mtimeMs>:<ino>`. */
-export async function pathState(p: string): Promise<string> {
-  return pathStateNow(p);
-}
-
-/** {@link pathState} with synchronous calls (an lstat is a quick metadata lookup: no thread-pool round trip). */
-function pathStateNow(p: string): string {
+/**
+ * `absent`, `dir`, `link:<target>`, or `file:<size>:<mtimeMs>:<ino>`; with synchronous calls (an
+ * lstat is a quick metadata lookup: no thread-pool round trip).
+ */
+function pathState(p: string): string {
   let st: Stats | undefined;
   try {
     st = lstatSync(p, { throwIfNoEntry: false });
@@ -107,7 +105,7 @@ export async function basisOf(
   const sorted = [...new Set(paths)].sort();
   const files: PlanBasis['files'] = [];
   for (const p of sorted) {
-    files.push({ path: p, state: pathStateNow(p) });
+    files.push({ path: p, state: pathState(p) });
     if (files.length % 256 === 0) await new Promise<void>((r) => setImmediate(r));
   }
   return { store: storeFingerprint(report, rootPath), config: configFingerprint(config), evidence: evidenceFingerprint(evidence), files };
