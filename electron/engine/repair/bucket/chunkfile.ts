@@ -65,7 +65,3 @@ export function objectBody(content: Buffer, compression: ReplayCompression): { b
 export function md5Hex(b: Buffer): string {
   return createHash('md5').update(b).digest('hex');
 }
-
-export function sha256Hex(b: Buffer): string {
-  return createHash('sha256').update(b).digest('hex');
-}

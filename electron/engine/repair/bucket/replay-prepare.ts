@@ -17,7 +17,8 @@
  */
 import * as path from 'node:path';
 import type { ReplayItem, ReplayPlanDetails } from '../../../../shared/model';
-import { md5Hex, objectBody, readChunkFile, readChunkFileSync, replayContent, sha256Hex } from './chunkfile';
+import { md5Hex, objectBody, readChunkFile, readChunkFileSync, replayContent } from './chunkfile';
+import { sha256 } from '../journal';
 import { assertInsideRoot, resolveWriteRoot } from '../write';
 import type { ChunkState, ReplayLine } from './replay-journal';
 import type { Prepared } from './replay-upload';
@@ -117,7 +118,7 @@ export async function prepareReplay(
       // kept for the upload while the budget lasts (else read again then)
       const keep = budget.cached + body.length <= BODY_CACHE_BYTES;
       if (keep) budget.cached += body.length;
-      return { ok: true as const, item, file, src: sha256Hex(content), md5: md5Hex(body), size: body.length, body: keep ? body : undefined };
+      return { ok: true as const, item, file, src: sha256(content), md5: md5Hex(body), size: body.length, body: keep ? body : undefined };
     } catch (err) {
       return { ok: false as const, item, message: (err as Error).message };
     }

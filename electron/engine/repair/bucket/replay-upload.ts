@@ -14,7 +14,8 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { ReplayItem } from '../../../../shared/model';
-import { objectBody, md5Hex, readChunkFile, replayContent, sha256Hex, type ReplayCompression } from './chunkfile';
+import { objectBody, md5Hex, readChunkFile, replayContent, type ReplayCompression } from './chunkfile';
+import { sha256 } from '../journal';
 import { assertInside } from '../write';
 import { getObjectBytes, headObject, putCreateOnly, type ConditionalMode, type HeadResult } from './s3ops';
 import type { ReplayLine } from './replay-journal';
@@ -94,7 +95,7 @@ const now = () => new Date().toISOString();
 async function readAgain(ctx: UploadContext, p: Prepared): Promise<Buffer> {
   await assertInside(ctx.rootPath, p.file, 'the chunk');
   const content = replayContent(await readChunkFile(p.file));
-  if (sha256Hex(content) !== p.src) throw new Error(`${p.file}: the chunk changed after its key was assigned; not sent (run the replay again)`);
+  if (sha256(content) !== p.src) throw new Error(`${p.file}: the chunk changed after its key was assigned; not sent (run the replay again)`);
   const { body } = objectBody(content, ctx.compression);
   if (md5Hex(body) !== p.md5) throw new Error(`${p.file}: the chunk's body is not the one its intent names; not sent`);
   return body;

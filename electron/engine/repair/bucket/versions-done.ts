@@ -5,7 +5,7 @@
  * after `--apply` the same copies were offered again, under a new time-stamped prefix).
  * Manifests are read from the bucket: hostile input, bounded, and checked field by field.
  */
-import { sha256Hex } from './chunkfile';
+import { sha256 } from '../journal';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { awsS3 } from '../../s3/sdk';
 import { getObjectBytes, headObject } from './s3ops';
@@ -29,7 +29,7 @@ export const versionKey = (sourceKey: string, versionId: string) => `${sourceKey
 export async function objectSha256(client: S3Client, bucket: string, key: string, signal?: AbortSignal): Promise<string | null> {
   const h = await headObject(client, bucket, key, signal);
   if (!h || h.size > MAX_HASHED) return null;
-  return sha256Hex(await getObjectBytes(client, bucket, key, signal));
+  return sha256(await getObjectBytes(client, bucket, key, signal));
 }
 
 async function manifestKeys(client: S3Client, bucket: string, prefixes: string[], signal?: AbortSignal): Promise<string[]> {

@@ -12,7 +12,7 @@ import { checkWriteAllowed, type WriteFrame, writeFrame } from '../preconditions
 import { getObjectBytes, headObject, isPreconditionFailed, putCreateOnly, unquote } from './s3ops';
 import { startResult } from '../outcome';
 import { MAX_HASHED, objectSha256, readDoneCopies, RECOVERY_ROOT, versionKey, type DoneCopy } from './versions-done';
-import { sha256Hex } from './chunkfile';
+import { sha256 } from '../journal';
 
 export interface RecoverInput {
   storePath: string;
@@ -168,8 +168,8 @@ export async function applyRecoverVersions(
       const h = await headObject(opts.client, d.bucket, c.targetKey, opts.signal);
       if (!h || h.size !== c.size) throw new Error(`copy not confirmed (${h ? h.size : 'missing'} bytes, expected ${c.size})`);
       // the sha256 of what was copied: a later plan recognises this copy by it (versions-done.ts)
-      const sha256 = h.size <= MAX_HASHED ? sha256Hex(await getObjectBytes(opts.client, d.bucket, c.targetKey, opts.signal)) : null;
-      done.push({ ...c, status: 'copied', ...(sha256 ? { sha256 } : {}) });
+      const copied = h.size <= MAX_HASHED ? sha256(await getObjectBytes(opts.client, d.bucket, c.targetKey, opts.signal)) : null;
+      done.push({ ...c, status: 'copied', ...(copied ? { sha256: copied } : {}) });
       result.steps.push({ step, ok: true, message: 'copied and confirmed' });
     } catch (err) {
       const exists = (err as { exists?: boolean }).exists || isPreconditionFailed(err);

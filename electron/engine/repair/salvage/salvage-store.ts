@@ -9,7 +9,6 @@
  * (docs/fluent-bit-store-format.md "What a start does with each file").
  */
 import { constants as bufferConstants } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, SalvageDetails } from '../../../../shared/model';
@@ -19,8 +18,7 @@ import { isStoragePath } from '../../storage-path';
 import { isChunkLikeName, isStreamLikeName, OWN_DIR } from '../../store/tree';
 import { finishPlan } from '../outcome';
 import { checkWriteAllowed } from '../preconditions';
-
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+import { sha256 } from '../journal';
 
 /** Folders of a root that hold no data chunk of an output (multipart state, quarantine, the $INDEX folder). */
 const NOT_DATA = new Set(['multipart_upload_metadata', 'quarantine', 'sequence', OWN_DIR]);
@@ -112,7 +110,7 @@ export async function planStoreSalvage(
         left.push(`${s.name}/${f.name}: ${r.reason}`);
         continue;
       }
-      chunks.push({ path: file, beforeSha256: sha(bytes), afterSha256: sha(r.salvage), records: r.records, cutBytes: r.cutBytes });
+      chunks.push({ path: file, beforeSha256: sha256(bytes), afterSha256: sha256(r.salvage), records: r.records, cutBytes: r.cutBytes });
       steps.push({
         kind: 'write-file',
         target: file,

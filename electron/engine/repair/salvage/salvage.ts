@@ -5,7 +5,6 @@
  * re-reads each chunk and writes only when its bytes are still the planned ones, through the one
  * write path (process check, journal with backups, atomic write, read-back verify, undo).
  */
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { PlanStep, RepairPlan, RepairResult, StoragePathReport } from '../../../../shared/model';
 import { engineSalvageRefusal } from '../../../../shared/storage-path-backlog';
@@ -17,8 +16,7 @@ import { checkWriteAllowed, type WriteFrame, writeFrame, type WriteTestHooks } f
 import { startResult } from '../outcome';
 import { readStoreChunk } from './salvage-store';
 import { fluentBitsConfiguredFor } from '../preconditions';
-
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+import { sha256 } from '../journal';
 
 /** Whether a chunk needs salvage given the checksum setting: the one rule, shared with the app. */
 const needsSalvage = (c: StoragePathReport['streams'][number]['chunks'][number], checksum: boolean | null) => engineSalvageRefusal(c, checksum) === null;
@@ -53,7 +51,7 @@ export async function planSalvage(
       const r = await readChunkBytes(path.join(rootPath, s.name), s.name, c.name);
       if (!r.bytes || !r.salvage) continue;
       const file = path.join(rootPath, s.name, c.name);
-      chunks.push({ path: file, beforeSha256: sha(r.bytes), afterSha256: sha(r.salvage), records: r.info.records, cutBytes: r.info.tornBytes });
+      chunks.push({ path: file, beforeSha256: sha256(r.bytes), afterSha256: sha256(r.salvage), records: r.info.records, cutBytes: r.info.tornBytes });
       const why = [
         c.crc === 'invalid' ? 'CRC recomputed (was stale or wrong)' : c.crc === 'absent' ? 'CRC written (storage.checksum is on)' : null,
         c.tornBytes ? `torn last record cut (${c.tornBytes} bytes)` : null,
@@ -147,8 +145,8 @@ export async function applySalvage(
       changes: async () => {
         for (const c of chunks) {
           const r = d.layout === 'store-dir' ? await rereadStore(c.path) : await readChunkBytes(path.join(d.rootPath, c.stream), c.stream, c.name);
-          if (!r.bytes || sha(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
-          if (!r.salvage || sha(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
+          if (!r.bytes || sha256(r.bytes) !== c.beforeSha256) throw new Error(`${c.path} changed since the plan was made: plan again`);
+          if (!r.salvage || sha256(r.salvage) !== c.afterSha256) throw new Error(`${c.path}: the salvage is not the planned one: plan again`);
           writes.push({ path: c.path, bytes: r.salvage, records: c.records });
         }
         return writes.map((w) => ({ kind: 'file' as const, path: w.path }));
