@@ -1,7 +1,7 @@
 /** multipart: settle the uploads Fluent Bit left open, from the server's parts and the local records. */
 import { applyMultipart, planMultipart } from '../bucket';
 import { sourceFlags, targetOf } from './context';
-import { ownsKeyOf } from './replay';
+import { parseKey } from '../../../../shared/keyformat';
 import { needClient, type ActionDef } from './types';
 
 export const multipart: ActionDef = {
@@ -33,3 +33,8 @@ export const multipart: ActionDef = {
   writeRoot: (plan) => (plan.details?.kind === 'multipart' ? plan.details.rootPath : null),
   apply: (plan, opts) => applyMultipart(plan, { ...opts, client: needClient(plan, opts) }),
 };
+
+/** Does `key` belong to the output with this key format (multipart settles only its own uploads)? */
+function ownsKeyOf(t: { keyFormat: string; tagDelimiters?: string }): ((k: string) => boolean) | undefined {
+  return t.keyFormat ? (k) => !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters }) : undefined;
+}

@@ -1,5 +1,4 @@
 /** replay: upload the chunks Fluent Bit gave up on, each under the key it would have written, create-only. */
-import { parseKey } from '../../../../shared/keyformat';
 import { applyReplay, planReplay } from '../bucket';
 import { ActionInputError, indexWhy, sourceFlags, targetOf } from './context';
 import { needClient, noRequestRefusal, type ActionDef } from './types';
@@ -47,8 +46,3 @@ export const replay: ActionDef = {
   writeRoot: (plan) => (plan.details?.kind === 'replay' ? plan.details.rootPath : null),
   apply: (plan, opts) => applyReplay(plan, { ...opts, client: needClient(plan, opts) }),
 };
-
-/** Does `key` belong to the output with this key format (multipart settles only its own uploads)? */
-export function ownsKeyOf(t: { keyFormat: string; tagDelimiters?: string }): ((k: string) => boolean) | undefined {
-  return t.keyFormat ? (k) => !!parseKey(t.keyFormat, k, { tagDelimiters: t.tagDelimiters }) : undefined;
-}

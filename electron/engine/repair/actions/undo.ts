@@ -1,6 +1,5 @@
 /** undo: put back what the newest not-yet-undone action of a root changed. */
-import * as path from 'node:path';
-import { applyUndo, planUndo } from '../undo';
+import { applyUndo, journalRoot, planUndo } from '../undo';
 import { currentEvidence, sourceFlags } from './context';
 import { noRequestRefusal, type ActionDef } from './types';
 
@@ -19,6 +18,6 @@ export const undo: ActionDef = {
       force: opts.force,
       currentEvidence: (rootPath) => currentEvidence(ctx, rootPath),
     }),
-  writeRoot: (plan) => (plan.details?.kind === 'undo' ? path.dirname(path.dirname(plan.details.journal)) : null),
+  writeRoot: (plan) => (plan.details?.kind === 'undo' ? journalRoot(plan.details.journal) : null),
   apply: (plan, opts, root) => applyUndo(plan, { ...opts, writeRoot: root ?? undefined }),
 };

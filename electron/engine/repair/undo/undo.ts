@@ -51,7 +51,8 @@ function describe(c: UndoChange, action = 'the action'): PlanStep {
 }
 
 /** The folder whose `.store-doctor/journal.jsonl` this is. */
-function journalRoot(journal: string): string {
+/** The root whose journal this is (`<root>/.store-doctor/journal.jsonl`). */
+export function journalRoot(journal: string): string {
   return path.dirname(path.dirname(journal));
 }
 
