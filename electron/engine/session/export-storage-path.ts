@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { StoragePathReport } from '../../../shared/model';
 import { md, type ExportedReport } from './export-md';
+import { nextStartFate } from '../../../shared/storage-path-backlog';
 
 /** "3 h 20 min" from milliseconds; null when either time is unknown or the chunk is newer than `at`. */
 export function ageText(oldest: string | null, at: Date): string | null {
@@ -37,7 +38,7 @@ export function storagePathSection(r: StoragePathReport, at: Date): string[] {
       `| ${md(s.name)} | ${s.chunks.length} | ${s.records} | ${s.bytes} | ${md(s.oldestTime ?? '—')} | ${md(s.newestTime ?? '—')} | ${ageText(s.oldestTime, at) ?? '—'} |`,
     );
   out.push('');
-  const rejected = r.streams.flatMap((s) => s.chunks).filter((c) => (r.limits.checksum === false ? c.fateChecksumOff : c.fateChecksumOn) === 'reject');
+  const rejected = r.streams.flatMap((s) => s.chunks).filter((c) => nextStartFate(c, r.limits.checksum) === 'reject');
   out.push(r.limits.checksum === null ? '### Chunks Fluent Bit will reject with storage.checksum on' : '### Chunks Fluent Bit will reject', '');
   if (!rejected.length) out.push('None in what was read.');
   else {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { EngineChunkInfo, EngineStreamInfo, FluentBitConfig, StoragePathReport } from '../../../shared/model';
 import { analyzeEngineChunk } from './chunk';
 import { checksumOf, storageLimits } from './limits';
+import { nextStartFate } from '../../../shared/storage-path-backlog';
 
 /** Fluent Bit's input chunks are ~2 MB; anything far larger is not read whole. */
 export const MAX_ENGINE_CHUNK = 64 * 1024 * 1024;
@@ -75,8 +76,7 @@ export function buildReport(
       totals.chunks++;
       totals.bytes += c.fileSize;
       totals.records += c.records;
-      const fate = checksum === false ? c.fateChecksumOff : c.fateChecksumOn;
-      if (fate === 'reject') {
+      if (nextStartFate(c, checksum) === 'reject') {
         totals.rejected++;
         totals.rejectedRecords += c.records;
       }

@@ -8,15 +8,14 @@ import { applySalvage, reviewSalvage } from '../actions/storagePath';
 import { useStoragePath } from '../state/storagePath';
 import { ErrorText } from '../components/ErrorText';
 import { shown } from '../format';
+import { nextStartFate } from '../../../shared/storage-path-backlog';
 
 export function StoragePathPanel() {
   const { report, plan, result, error, busy } = useStoragePath();
   const [confirm, setConfirm] = useState('');
   if (!report && !error) return null;
   const checksum = report?.limits.checksum ?? null;
-  const rejected = report
-    ? report.streams.flatMap((s) => s.chunks).filter((c) => (checksum === false ? c.fateChecksumOff : c.fateChecksumOn) === 'reject')
-    : [];
+  const rejected = report ? report.streams.flatMap((s) => s.chunks).filter((c) => nextStartFate(c, checksum) === 'reject') : [];
   return (
     <section className="panel" data-testid="storage-path" aria-labelledby="storage-path-title">
       <h3 id="storage-path-title">Engine buffer (storage.path)</h3>
