@@ -12,7 +12,7 @@ import { formatBytes, formatCount, shown } from '../format';
 import { useSession } from '../state/session';
 import { useStoragePath } from '../state/storagePath';
 
-const crcKind = (crc: string) => (crc === 'valid' ? 'ok' : crc === 'absent' ? 'warning' : 'error');
+export const crcKind = (crc: string) => (crc === 'valid' ? 'ok' : crc === 'absent' ? 'warning' : 'error');
 
 export function StoragePathChunks() {
   const report = useStoragePath((s) => s.report);

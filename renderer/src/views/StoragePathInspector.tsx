@@ -10,6 +10,7 @@ import { MEASURED_ENGINE_VERSIONS, nextStartFate, versionFates } from '../../../
 import type { EngineChunkInfo, EventFormat } from '../../../shared/model';
 import { Badge } from '../components/Badge';
 import { KeyValues } from '../components/KeyValues';
+import { crcKind } from './StoragePathChunks';
 import { StoragePathRecords } from '../components/StoragePathRecords';
 import { Time } from '../components/Time';
 import { formatBytes, formatCount, shown } from '../format';
@@ -62,7 +63,7 @@ export function StoragePathInspector() {
     ['Event format', FORMAT[c.format]],
     [
       'CRC',
-      <Badge key="c" kind={c.crc === 'valid' ? 'ok' : c.crc === 'absent' ? 'warning' : 'error'}>
+      <Badge key="c" kind={crcKind(c.crc)}>
         {CRC_TEXT[c.crc]}
       </Badge>,
     ],

@@ -21,11 +21,7 @@ import { UndoAtRisk } from './UndoAtRisk';
 import { RefreshEvidence } from '../../components/RefreshEvidence';
 import { followStep } from '../../components/NextStep';
 import type { NextStep, PlanStep } from '../../../../shared/model';
-import { blockingRefusals as blockingRefusalsOf } from '../../../../shared/refusals';
-
-export function blockingRefusals(plan: Plan, force: boolean): Plan['refusals'] {
-  return blockingRefusalsOf(plan.refusals, force);
-}
+import { blockingRefusals } from '../../../../shared/refusals';
 
 function StepDiff({ step }: { step: PlanStep }) {
   if (step.before === undefined && step.after === undefined) return null;
@@ -55,7 +51,7 @@ function undoPart(s: PlanStep): string {
 function Headline({ plan }: { plan: Plan }) {
   if (plan.action !== 'undo' || plan.steps.length === 0) return <h3>Plan: {plan.summary}</h3>;
   const back = plan.steps.map(undoPart).join(', ');
-  const refused = plan.refusals.length > 0 && blockingRefusals(plan, !!plan.forced).length > 0;
+  const refused = plan.refusals.length > 0 && blockingRefusals(plan.refusals, !!plan.forced).length > 0;
   return (
     <>
       <h3>
@@ -136,7 +132,7 @@ export function PlanReview({
   }, [result]);
   if (!plan) return null;
   const expected = expectedBucket(plan, roots, outputBucket);
-  const blocking = blockingRefusals(plan, s.params.force);
+  const blocking = blockingRefusals(plan.refusals, s.params.force);
   const ready = canApply(s, expected, writesBlocked);
   const announcement = result
     ? `${result.applied ? 'Applied' : 'Not applied'} — ${result.verified ? 'verified' : 'not verified'}: ${result.summary}`

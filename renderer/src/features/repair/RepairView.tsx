@@ -10,7 +10,8 @@ import { useEvidence } from '../../state/evidence';
 import { useRepair } from './planFlow';
 import { selectWritesBlocked, useSession } from '../../state/session';
 import { ErrorText } from '../../components/ErrorText';
-import { PlanReview, blockingRefusals } from './PlanReview';
+import { PlanReview } from './PlanReview';
+import { blockingRefusals } from '../../../../shared/refusals';
 import { ArchiveRefusal } from './ArchiveRefusal';
 import { S3TargetPanel } from '../../components/S3Connection';
 import type { RepairAction } from '../../../../shared/model';
@@ -58,7 +59,7 @@ export function RepairView() {
     if (s.params.action === 'repair-index' && s.phase === 'choose' && s.params.value === '' && safe !== null)
       useRepair.setState({ params: { ...useRepair.getState().params, value: String(safe), outputId } });
   }, [s.params.action, s.phase, s.params.value, safe, outputId]);
-  const refused = s.plan ? blockingRefusals(s.plan, s.params.force).length > 0 : false;
+  const refused = s.plan ? blockingRefusals(s.plan.refusals, s.params.force).length > 0 : false;
   const stepIndex = archive
     ? 0
     : s.phase === 'choose' || s.phase === 'planning' || refused
